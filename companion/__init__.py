@@ -1,0 +1,1 @@
+"""camel-companion: scores a real Camel Up table from its camera, buttons and phones."""

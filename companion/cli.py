@@ -1,0 +1,103 @@
+"""`camel-companion`: replay a game log, ask what is legal, and move games in and out of a store.
+
+Bad input of any kind (an unreadable file, a bad line, an illegal action, a missing game)
+exits with status 2 and one line on stderr that says what is wrong, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.gamelog import dump_line, load_game
+from companion.standings import standings_text
+from companion.store import Store
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except CompanionError as e:
+        print(f"camel-companion: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="camel-companion", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    replay = commands.add_parser("replay", help="replay a game log and show the state")
+    replay.add_argument("log", type=Path, metavar="GAME.jsonl")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--upto", type=int, metavar="N",
+                        help="the state after the first N actions (0: the start)")
+    replay.set_defaults(run=_replay)
+
+    actions = commands.add_parser("actions", help="list the actions open to the player to act")
+    actions.add_argument("log", type=Path, metavar="GAME.jsonl")
+    actions.set_defaults(run=_actions)
+
+    imp = commands.add_parser("import", help="copy a game log into a store")
+    imp.add_argument("log", type=Path, metavar="GAME.jsonl")
+    imp.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
+    imp.set_defaults(run=_import)
+
+    exp = commands.add_parser("export", help="print a stored game as a game log")
+    exp.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
+    exp.add_argument("--game", type=int, help="the game's number (default: the latest)")
+    exp.set_defaults(run=_export)
+
+    games = commands.add_parser("games", help="list the games in a store")
+    games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
+    games.set_defaults(run=_games)
+    return parser
+
+
+def _replay(args: argparse.Namespace) -> None:
+    game = load_game(args.log)
+    state = game.state if args.upto is None else game.state_after(args.upto)
+    view = game.rules.state_json(state)
+    print(json.dumps(view) if args.json else standings_text(view))
+
+
+def _actions(args: argparse.Namespace) -> None:
+    game = load_game(args.log)
+    for action in game.legal_actions():
+        print(dump_line(action.to_json()))
+
+
+def _import(args: argparse.Namespace) -> None:
+    game = load_game(args.log)
+    with Store(args.db) as store:
+        stored = store.import_game(game)
+        print(f"stored as game {stored.id} in {args.db}")
+
+
+def _export(args: argparse.Namespace) -> None:
+    with _existing(args.db) as store:
+        sys.stdout.write(store.open_game(args.game).export())
+
+
+def _games(args: argparse.Namespace) -> None:
+    with _existing(args.db) as store:
+        for g in store.games():
+            print(f"{g.id:>4}  {g.game}  {', '.join(g.players)}  started {g.created}  "
+                  f"{g.records} records")
+
+
+def _existing(path: Path) -> Store:
+    if not path.is_file():
+        raise CompanionError(f"no store at {path}")
+    return Store(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

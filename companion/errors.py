@@ -1,0 +1,30 @@
+"""The errors a person at the table can meet: few classes, one root, each also a builtin.
+
+Every message is one line that says what was wrong and, where it helps, what to do instead,
+so the CLI, the API and the dashboard can show it as it is.
+"""
+
+
+class CompanionError(Exception):
+    """The root of every error the companion raises on purpose."""
+
+
+class IllegalAction(CompanionError, ValueError):
+    """An action the rules refuse; the game is left exactly as it was."""
+
+
+class BadHeader(CompanionError, ValueError):
+    """A game header that names no known game or holds a bad setting."""
+
+
+class BadLogLine(CompanionError, ValueError):
+    """A game-log line that cannot be read: not JSON, a bad field, or an illegal action."""
+
+    def __init__(self, line_number: int, reason: str) -> None:
+        super().__init__(f"line {line_number}: {reason}")
+        self.line_number = line_number
+        self.reason = reason
+
+
+class NothingToUndo(CompanionError, IndexError):
+    """Undo, replace or delete asked of an action the game does not have."""

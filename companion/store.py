@@ -1,0 +1,223 @@
+"""The store: one SQLite file holding every game and every change made to it, append-only.
+
+A game is kept as its header and a list of records (push, undo, replace, delete), never
+rewritten, so the whole history of what was played and what was corrected survives. A change
+is acknowledged only once its record is committed with the write-ahead log synced to disk
+(WAL, synchronous=FULL): pull the plug at any moment and every acknowledged action is there.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.game import Game
+from companion.gamelog import dump_line, game_text
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    header TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS records (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    kind TEXT NOT NULL,
+    position INTEGER,
+    action TEXT,
+    at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_by_game ON records (game_id, seq);
+"""
+
+
+class StoreError(CompanionError, OSError):
+    """The store file cannot be used: not a companion store, or a record that no longer replays."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One change as stored: what was done (`kind`), to which action, and when."""
+
+    seq: int
+    kind: str
+    position: int | None
+    action: dict[str, Any] | None
+    at: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: int
+    game: str
+    players: list[str]
+    created: str
+    records: int
+
+
+class Store:
+    """An open store file; a context manager, closed once whatever happens."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db: sqlite3.Connection | None = None
+        try:
+            self._db = sqlite3.connect(self.path)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer camel-companion "
+                                 f"(schema {version}); update before opening it")
+            with self._db:
+                self._db.executescript(SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            self.close()
+            raise StoreError(f"{self.path} is not a camel-companion store: {e}") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"the store {self.path} is closed")
+        return self._db
+
+    def new_game(self, header: dict[str, Any]) -> StoredGame:
+        """Start a game; its header is checked by the rules before anything is written."""
+        game = Game(header)
+        with self.db:
+            cursor = self.db.execute("INSERT INTO games (header, created) VALUES (?, ?)",
+                                     (dump_line(game.header), _now()))
+        assert cursor.lastrowid is not None
+        return StoredGame(self, cursor.lastrowid, game)
+
+    def import_game(self, game: Game) -> StoredGame:
+        """Store a game read from a game log, each of its actions as a push of its own."""
+        stored = self.new_game(game.header)
+        with self.db:
+            self.db.executemany(
+                "INSERT INTO records (game_id, kind, action, at) VALUES (?, 'push', ?, ?)",
+                [(stored.id, dump_line(a.to_json()), _now()) for a in game.actions])
+        stored.game = game.copy()
+        return stored
+
+    def games(self) -> list[GameSummary]:
+        """Every stored game, the oldest first."""
+        rows = self.db.execute(
+            "SELECT g.id, g.header, g.created, COUNT(r.seq) FROM games g "
+            "LEFT JOIN records r ON r.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
+        summaries = []
+        for game_id, header, created, count in rows:
+            head = json.loads(header)
+            summaries.append(GameSummary(game_id, head["game"], head["players"], created, count))
+        return summaries
+
+    def open_game(self, game_id: int | None = None) -> StoredGame:
+        """A stored game rebuilt from its records: the latest one unless `game_id` is given."""
+        if game_id is None:
+            row = self.db.execute("SELECT id, header FROM games ORDER BY id DESC LIMIT 1")
+        else:
+            row = self.db.execute("SELECT id, header FROM games WHERE id = ?", (game_id,))
+        found = row.fetchone()
+        if found is None:
+            raise StoreError(f"{self.path} holds no game" +
+                             ("" if game_id is None else f" number {game_id}"))
+        stored = StoredGame(self, found[0], Game(json.loads(found[1])))
+        for record in stored.records():
+            try:
+                _replay(stored.game, record)
+            except CompanionError as e:
+                raise StoreError(f"game {stored.id}, record {record.seq} ({record.kind}) no "
+                                 f"longer replays: {e}") from None
+        return stored
+
+
+def _replay(game: Game, record: Record) -> None:
+    if record.kind == "push":
+        game.push(game.parse_action(record.action or {}))
+    elif record.kind == "undo":
+        game.undo()
+    elif record.kind == "replace":
+        assert record.position is not None
+        game.replace(record.position, game.parse_action(record.action or {}))
+    elif record.kind == "delete":
+        assert record.position is not None
+        game.delete(record.position)
+    else:
+        raise StoreError(f"unknown kind of record {record.kind!r}")
+
+
+class StoredGame:
+    """A game whose every change is written to the store before it is taken as done.
+
+    Each change is tried on a copy first: an illegal one raises and writes nothing, and a
+    write that fails leaves the game in memory as it was.
+    """
+
+    def __init__(self, store: Store, game_id: int, game: Game) -> None:
+        self.store = store
+        self.id = game_id
+        self.game = game
+
+    def push(self, action: Any) -> None:
+        self._change("push", None, action, lambda g: g.push(action))
+
+    def undo(self) -> Any:
+        last = self.game.actions[-1] if self.game.actions else None
+        self._change("undo", None, None, lambda g: g.undo())
+        return last
+
+    def replace(self, index: int, action: Any) -> None:
+        self._change("replace", index, action, lambda g: g.replace(index, action))
+
+    def delete(self, index: int) -> None:
+        self._change("delete", index, None, lambda g: g.delete(index))
+
+    def _change(self, kind: str, position: int | None, action: Any, change: Any) -> None:
+        trial = self.game.copy()
+        change(trial)
+        line = None if action is None else dump_line(action.to_json())
+        with self.store.db:
+            self.store.db.execute(
+                "INSERT INTO records (game_id, kind, position, action, at) VALUES (?, ?, ?, ?, ?)",
+                (self.id, kind, position, line, _now()))
+        self.game = trial
+
+    def records(self) -> list[Record]:
+        """Every change made to this game, in the order it was made, corrections included."""
+        rows = self.store.db.execute(
+            "SELECT seq, kind, position, action, at FROM records WHERE game_id = ? ORDER BY seq",
+            (self.id,))
+        return [Record(seq, kind, pos, None if a is None else json.loads(a), at)
+                for seq, kind, pos, a, at in rows]
+
+    def export(self) -> str:
+        """The game log of this game, its actions as they now stand."""
+        return game_text(self.game)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,48 @@
+"""Random legal play, for property tests, crash tests and benchmarks that need whole games."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from companion.game import Game
+from companion.rules.camelup import Roll
+
+HEADERS = {
+    "camelup-2014": {
+        "game": "camelup-2014",
+        "players": ["Ann", "Bob", "Cy"],
+        "start": {"1": ["blue", "green"], "2": ["yellow"], "3": ["orange", "white"]},
+    },
+    "camelup-2018": {
+        "game": "camelup-2018",
+        "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+        "start": {"1": ["green", "yellow"], "2": ["blue"], "3": ["red", "purple"],
+                  "14": ["white"], "16": ["black"]},
+    },
+}
+
+
+def random_action(game: Game, rng: random.Random) -> Any:
+    """One legal action for the player to act; half of all turns are rolls, as at a real table.
+
+    A roll's die and value are drawn as the pyramid would draw them.
+    """
+    legal = game.legal_actions()
+    rolls = [a for a in legal if isinstance(a, Roll)]
+    action = rolls[0] if rolls and rng.random() < 0.5 else rng.choice(legal)
+    if isinstance(action, Roll):
+        die = rng.choice(game.state.dice_in_pyramid)
+        numeral = rng.choice(("black", "white")) if die == "grey" else None
+        action = replace(action, die=die, value=rng.randint(1, 3), numeral=numeral)
+    return action
+
+
+def random_game(header: dict[str, Any], seed: int, max_actions: int = 400) -> Game:
+    """A game played by random legal actions until the race ends or `max_actions` are played."""
+    rng = random.Random(seed)
+    game = Game(header)
+    while not game.state.finished and len(game) < max_actions:
+        game.push(random_action(game, rng))
+    return game

@@ -69,26 +69,40 @@ class Game:
     def replace(self, index: int, action: Any) -> None:
         """Put `action` in place of action `index` (0-based) and replay every action after it."""
         self._check_index(index)
-        self._rewrite(index, [action, *self.actions[index + 1 :]])
+        self._rewrite(index, [action, *self.actions[index + 1 :]], new=1)
+
+    def insert(self, index: int, action: Any) -> None:
+        """Put a forgotten action before action `index` (0-based; the length: at the end)."""
+        if not 0 <= index <= len(self.actions):
+            raise NothingToUndo(f"cannot insert before action {index + 1}: the game has "
+                                f"{len(self.actions)}")
+        self._rewrite(index, [action, *self.actions[index:]], new=1)
 
     def delete(self, index: int) -> None:
         """Strike action `index` (0-based), as if it had never been played, and replay the rest."""
         self._check_index(index)
-        self._rewrite(index, self.actions[index + 1 :])
+        self._rewrite(index, self.actions[index + 1 :], new=0)
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self.actions):
             raise NothingToUndo(f"there is no action {index + 1}: the game has "
                                 f"{len(self.actions)}")
 
-    def _rewrite(self, index: int, actions: list[Any]) -> None:
-        """Replay `actions` from the state before action `index`; all or nothing."""
+    def _rewrite(self, index: int, actions: list[Any], *, new: int) -> None:
+        """Replay `actions` from the state before action `index`; all or nothing.
+
+        The first `new` of them are the correction itself: if one is illegal, its own error
+        is raised; if a later action becomes illegal, the error says which one.
+        """
         states = self._states[: index + 1]
         for number, action in enumerate(actions, start=index + 1):
             try:
                 states.append(self.rules.apply(states[-1], action))
             except IllegalAction as e:
-                raise IllegalAction(f"that would make action {number} illegal: {e}") from None
+                if number <= index + new:
+                    raise
+                raise IllegalAction(f"that would make action {number} ({action.player}'s "
+                                    f"{action.action}) illegal: {e}") from None
         self._states = states
         self.actions = self.actions[:index] + actions
 

@@ -1,6 +1,6 @@
 """The store: one SQLite file holding every game and every change made to it, append-only.
 
-A game is kept as its header and a list of records (push, undo, replace, delete), never
+A game is kept as its header and a list of records (push, undo, replace, insert, delete), never
 rewritten, so the whole history of what was played and what was corrected survives. A change
 is acknowledged only once its record is committed with the write-ahead log synced to disk
 (WAL, synchronous=FULL): pull the plug at any moment and every acknowledged action is there.
@@ -163,6 +163,9 @@ def _replay(game: Game, record: Record) -> None:
     elif record.kind == "replace":
         assert record.position is not None
         game.replace(record.position, game.parse_action(record.action or {}))
+    elif record.kind == "insert":
+        assert record.position is not None
+        game.insert(record.position, game.parse_action(record.action or {}))
     elif record.kind == "delete":
         assert record.position is not None
         game.delete(record.position)
@@ -192,6 +195,9 @@ class StoredGame:
 
     def replace(self, index: int, action: Any) -> None:
         self._change("replace", index, action, lambda g: g.replace(index, action))
+
+    def insert(self, index: int, action: Any) -> None:
+        self._change("insert", index, action, lambda g: g.insert(index, action))
 
     def delete(self, index: int) -> None:
         self._change("delete", index, None, lambda g: g.delete(index))

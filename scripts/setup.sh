@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Make .venv with camel-companion installed, on a fresh Debian-based machine (Raspberry Pi OS,
+# Debian, Ubuntu). Usage: scripts/setup.sh [EXTRAS], e.g. scripts/setup.sh test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "camel-companion needs Python 3.11 or newer as python3" >&2
+    exit 1
+fi
+if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq python3-venv
+fi
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${1:+[$1]}"

@@ -1,0 +1,100 @@
+"""Random legal games, run to the end, keep the invariants of a real table."""
+
+from collections import Counter
+from dataclasses import replace
+from itertools import pairwise
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.game import Game
+from companion.rules.camelup import PILES, Roll, State
+from tests.play import HEADERS
+
+GAMES = pytest.mark.parametrize("name", sorted(HEADERS))
+PLAY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def draw_action(data: st.DataObject, game: Game):
+    legal = game.legal_actions()
+    action = data.draw(st.sampled_from(legal)) if data.draw(st.booleans()) else legal[0]
+    if not isinstance(action, Roll):
+        roll = next(a for a in legal if isinstance(a, Roll))
+        action = action if data.draw(st.booleans()) else roll
+    if isinstance(action, Roll):
+        die = data.draw(st.sampled_from(game.state.dice_in_pyramid))
+        numeral = data.draw(st.sampled_from(("black", "white"))) if die == "grey" else None
+        action = replace(action, die=die, value=data.draw(st.integers(1, 3)), numeral=numeral)
+    return action
+
+
+def assert_table_is_sound(state: State) -> None:
+    edition = state.edition
+    assert Counter(state.track.camels) == Counter(edition.camels)
+    assert all(stack for _, stack in state.track.stacks)
+    off_track = [space for space, _ in state.track.stacks if not edition.on_track(space)]
+    assert len(off_track) == (1 if state.finished else 0)
+    assert len(set(state.dice_out)) == len(state.dice_out)
+    assert set(state.dice_out) <= set(edition.dice)
+    assert len(state.dice_out) < edition.dice_per_leg or state.finished
+    assert sum(p.pyramid_tickets for p in state.players) == len(state.dice_out) or state.finished
+    for camel in edition.racing_camels:
+        held = [t.value for p in state.players for t in p.leg_tickets if t.camel == camel]
+        assert Counter(held) + Counter(state.leg_tickets_left(camel)) == Counter(
+            edition.leg_ticket_values) or state.finished
+    assert all(p.money >= 0 for p in state.players)
+    tile_spaces = [space for space, _ in state.tiles]
+    assert 1 not in tile_spaces
+    assert all(b - a > 1 for a, b in pairwise(tile_spaces))
+    assert all(state.track.is_empty_at(space) for space in tile_spaces)
+    assert len({t.owner for _, t in state.tiles}) == len(state.tiles)
+    for name in state.names:
+        cards = [c.camel for pile in PILES for c in state.pile(pile) if c.player == name]
+        assert len(set(cards)) == len(cards)
+    partners = {p.name: p.partner for p in state.players if p.partner}
+    assert all(partners[partner] == name for name, partner in partners.items())
+
+
+@GAMES
+@PLAY
+@given(data=st.data())
+def test_random_legal_games_keep_every_invariant_to_the_end(name, data):
+    game = Game(HEADERS[name])
+    while not game.state.finished and len(game) < 300:
+        game.push(draw_action(data, game))
+        assert_table_is_sound(game.state)
+    if game.state.finished:
+        assert game.state.turn is None and game.state.winners
+        assert game.legal_actions() == []
+
+
+@GAMES
+@PLAY
+@given(data=st.data())
+def test_undo_after_any_push_restores_the_state_exactly(name, data):
+    game = Game(HEADERS[name])
+    steps = data.draw(st.integers(0, 120))
+    while not game.state.finished and len(game) < steps:
+        game.push(draw_action(data, game))
+    if game.state.finished:
+        return
+    before, lines = game.state, list(game.lines())
+    action = draw_action(data, game)
+    game.push(action)
+    assert game.undo() == action
+    assert game.state == before
+    assert list(game.lines()) == lines
+
+
+@GAMES
+@PLAY
+@given(data=st.data())
+def test_replacing_an_action_with_itself_changes_nothing(name, data):
+    game = Game(HEADERS[name])
+    while not game.state.finished and len(game) < data.draw(st.integers(1, 80)):
+        game.push(draw_action(data, game))
+    index = data.draw(st.integers(0, len(game) - 1))
+    states = [game.state_after(n) for n in range(len(game) + 1)]
+    game.replace(index, game.actions[index])
+    assert [game.state_after(n) for n in range(len(game) + 1)] == states

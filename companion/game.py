@@ -101,8 +101,7 @@ class Game:
             except IllegalAction as e:
                 if number <= index + new:
                     raise
-                raise IllegalAction(f"that would make action {number} ({action.player}'s "
-                                    f"{action.action}) illegal: {e}") from None
+                raise IllegalAction(f"that would make action {number} illegal: {e}") from None
         self._states = states
         self.actions = self.actions[:index] + actions
 

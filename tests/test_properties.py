@@ -98,3 +98,16 @@ def test_replacing_an_action_with_itself_changes_nothing(name, data):
     states = [game.state_after(n) for n in range(len(game) + 1)]
     game.replace(index, game.actions[index])
     assert [game.state_after(n) for n in range(len(game) + 1)] == states
+
+
+@GAMES
+@PLAY
+@given(data=st.data())
+def test_a_state_reads_back_from_its_replay_json(name, data):
+    game = Game(HEADERS[name])
+    while not game.state.finished and len(game) < data.draw(st.integers(0, 150)):
+        game.push(draw_action(data, game))
+    if game.state.finished:
+        return
+    view = game.rules.state_json(game.state)
+    assert game.rules.state_from_json(view) == replace(game.state, payouts=())

@@ -308,6 +308,7 @@ def initial_state(edition: Edition, header: Mapping[str, Any]) -> State:
     leg = as_int(header.get("leg", 1), "leg", err, low=1, high=999)
     money = _parse_money(edition, names, header.get("money", {}))
     dice_out = _parse_dice_out(edition, header.get("dice_out", []))
+    turn = names.index(as_choice(header.get("turn", names[0]), "turn", names, err))
     state = State(
         edition=edition,
         players=tuple(PlayerState(n, money.get(n, edition.starting_money)) for n in names),
@@ -315,6 +316,7 @@ def initial_state(edition: Edition, header: Mapping[str, Any]) -> State:
         leg_ticket_stacks=_full_ticket_stacks(edition),
         leg=leg,
         dice_out=dice_out,
+        turn=turn,
     )
     return _parse_part_way(state, header)
 
@@ -720,6 +722,35 @@ def state_json(state: State) -> dict[str, Any]:
     }
 
 
+def header_for(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The header of a game brought in at the position a `state_json` object shows.
+
+    Leg tickets go in the order their values say they were taken; `payouts` are not part
+    of the position. A finished race has no position to go on from.
+    """
+    if view.get("finished"):
+        raise BadHeader("the race is over: a finished game cannot be carried on")
+    players = view["players"]
+    bets = [{"player": p["name"], "camel": b["camel"], "value": b["value"]}
+            for p in players for b in p["leg_bets"]]
+    bets.sort(key=lambda b: -b["value"])
+    return {
+        "game": view["game"],
+        "players": [p["name"] for p in players],
+        "turn": view["turn"],
+        "start": view["track"],
+        "leg": view["leg"],
+        "money": {p["name"]: p["money"] for p in players},
+        "dice_out": view["dice_out"],
+        "tiles": view["tiles"],
+        "leg_bets": [{"player": b["player"], "camel": b["camel"]} for b in bets],
+        "pyramid_tickets": {p["name"]: p["pyramid_tickets"] for p in players},
+        "race_bets": view["race_bets"],
+        "partnerships": [[p["name"], p["partner"]] for p in players
+                         if p.get("partner") and p["name"] < p["partner"]],
+    }
+
+
 class CamelUpRules:
     """One edition's rules behind the interface every game offers the rest of the companion."""
 
@@ -741,3 +772,7 @@ class CamelUpRules:
 
     def state_json(self, state: State) -> dict[str, Any]:
         return state_json(state)
+
+    def state_from_json(self, view: Mapping[str, Any]) -> State:
+        """The state a `state_json` object shows, checked as a part-way header is."""
+        return initial_state(self.edition, header_for(view))

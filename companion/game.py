@@ -69,41 +69,41 @@ class Game:
     def replace(self, index: int, action: Any) -> None:
         """Put `action` in place of action `index` (0-based) and replay every action after it."""
         self._check_index(index)
-        self._rewrite(index, [action, *self.actions[index + 1 :]], new=1)
+        self._rewrite(index, [action], index + 1)
 
     def insert(self, index: int, action: Any) -> None:
         """Put a forgotten action before action `index` (0-based; the length: at the end)."""
         if not 0 <= index <= len(self.actions):
             raise NothingToUndo(f"cannot insert before action {index + 1}: the game has "
                                 f"{len(self.actions)}")
-        self._rewrite(index, [action, *self.actions[index:]], new=1)
+        self._rewrite(index, [action], index)
 
     def delete(self, index: int) -> None:
         """Strike action `index` (0-based), as if it had never been played, and replay the rest."""
         self._check_index(index)
-        self._rewrite(index, self.actions[index + 1 :], new=0)
+        self._rewrite(index, [], index + 1)
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self.actions):
             raise NothingToUndo(f"there is no action {index + 1}: the game has "
                                 f"{len(self.actions)}")
 
-    def _rewrite(self, index: int, actions: list[Any], *, new: int) -> None:
-        """Replay `actions` from the state before action `index`; all or nothing.
+    def _rewrite(self, index: int, correction: list[Any], keep_from: int) -> None:
+        """Put `correction` where actions `index` to `keep_from` stood and replay the rest.
 
-        The first `new` of them are the correction itself: if one is illegal, its own error
-        is raised; if a later action becomes illegal, the error says which one.
+        All or nothing. An illegal correction raises its own error; a later action that it
+        makes illegal is named by the number it has now, as the table sees the game.
         """
         states = self._states[: index + 1]
-        for number, action in enumerate(actions, start=index + 1):
+        for action in correction:
+            states.append(self.rules.apply(states[-1], action))
+        for number, action in enumerate(self.actions[keep_from:], start=keep_from + 1):
             try:
                 states.append(self.rules.apply(states[-1], action))
             except IllegalAction as e:
-                if number <= index + new:
-                    raise
                 raise IllegalAction(f"that would make action {number} illegal: {e}") from None
         self._states = states
-        self.actions = self.actions[:index] + actions
+        self.actions = self.actions[:index] + correction + self.actions[keep_from:]
 
     def lines(self) -> Iterable[dict[str, Any]]:
         """The game in its game-log form: the header, then one object per action."""

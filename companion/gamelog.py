@@ -21,7 +21,7 @@ def parse_line(text: str, number: int) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as e:
-        raise BadLogLine(number, f"not JSON: {e.msg} at column {e.colno}") from None
+        raise BadLogLine(number, f"not JSON: {e.msg} (column {e.colno})") from None
     if not isinstance(value, dict):
         raise BadLogLine(number, "a game-log line must be a JSON object {...}")
     return value
@@ -47,12 +47,16 @@ def read_game(lines: Iterable[str]) -> Game:
 
 
 def load_game(path: str | Path) -> Game:
-    """Read a game-log file; an unreadable file is a `BadLogLine` too, on its first line."""
+    """Read a game-log file; an unreadable file is a `BadLogLine` too, on its first line.
+
+    Lines end at a newline only, as JSON Lines says: a name may hold any other separator
+    (U+2028, form feed). A byte-order mark left by a text editor is passed over.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise BadLogLine(1, f"cannot read {path}: {e}") from None
-    return read_game(text.splitlines())
+    return read_game(text.split("\n"))
 
 
 def dump_line(line: dict[str, Any]) -> str:

@@ -69,15 +69,15 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db: sqlite3.Connection | None = None
+        if not self.path.parent.is_dir():
+            raise StoreError(f"cannot open a store at {self.path}: the folder "
+                             f"{self.path.parent} does not exist")
         try:
             self._db = sqlite3.connect(self.path)
+            self._check_is_ours()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer camel-companion "
-                                 f"(schema {version}); update before opening it")
             with self._db:
                 self._db.executescript(SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -87,6 +87,18 @@ class Store:
         except BaseException:
             self.close()
             raise
+
+    def _check_is_ours(self) -> None:
+        """Refuse, before writing a byte, a file that is another program's or a newer one's."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master "
+                                                     "WHERE type = 'table'")}
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer camel-companion "
+                             f"(schema {version}); update before opening it")
+        if tables and "games" not in tables:
+            raise StoreError(f"{self.path} is not a camel-companion store: it is another "
+                             "program's SQLite file; give a new file or a store")
 
     def __enter__(self) -> Store:
         return self
@@ -107,22 +119,18 @@ class Store:
 
     def new_game(self, header: dict[str, Any]) -> StoredGame:
         """Start a game; its header is checked by the rules before anything is written."""
-        game = Game(header)
+        return self.import_game(Game(header))
+
+    def import_game(self, game: Game) -> StoredGame:
+        """Store a game with each of its actions as a push, all in one transaction."""
         with self.db:
             cursor = self.db.execute("INSERT INTO games (header, created) VALUES (?, ?)",
                                      (dump_line(game.header), _now()))
-        assert cursor.lastrowid is not None
-        return StoredGame(self, cursor.lastrowid, game)
-
-    def import_game(self, game: Game) -> StoredGame:
-        """Store a game read from a game log, each of its actions as a push of its own."""
-        stored = self.new_game(game.header)
-        with self.db:
+            assert cursor.lastrowid is not None
             self.db.executemany(
                 "INSERT INTO records (game_id, kind, action, at) VALUES (?, 'push', ?, ?)",
-                [(stored.id, dump_line(a.to_json()), _now()) for a in game.actions])
-        stored.game = game.copy()
-        return stored
+                [(cursor.lastrowid, dump_line(a.to_json()), _now()) for a in game.actions])
+        return StoredGame(self, cursor.lastrowid, game.copy())
 
     def games(self) -> list[GameSummary]:
         """Every stored game, the oldest first."""
@@ -145,7 +153,10 @@ class Store:
         if found is None:
             raise StoreError(f"{self.path} holds no game" +
                              ("" if game_id is None else f" number {game_id}"))
-        stored = StoredGame(self, found[0], Game(json.loads(found[1])))
+        try:
+            stored = StoredGame(self, found[0], Game(json.loads(found[1])))
+        except CompanionError as e:
+            raise StoreError(f"game {found[0]}'s header no longer reads: {e}") from None
         for record in stored.records():
             try:
                 _replay(stored.game, record)

@@ -437,10 +437,20 @@ def apply(state: State, action: Action) -> State:
                             f"{', '.join(state.names)}")
     if action.player != state.player_to_act:
         raise IllegalAction(f"it is {state.player_to_act}'s turn, not {action.player}'s")
+    _check_form(state.edition, action)
     after = _apply_unchecked(state, action)
     if after.finished:
         return after
     return replace(after, turn=(state.turn + 1) % len(state.players))  # type: ignore[operator]
+
+
+def _check_form(edition: Edition, action: Action) -> None:
+    """An action built in code passes the same checks as one read from the log."""
+    if isinstance(action, Roll) and (action.die is None or action.value is None):
+        raise IllegalAction("a roll needs the die that came out of the pyramid and its value")
+    if parse_action(edition, action.to_json()) != action:
+        raise IllegalAction(f"{action.to_json()} is not a {edition.game} action as the log "
+                            "writes it")
 
 
 def _apply_unchecked(state: State, action: Action) -> State:
@@ -544,8 +554,7 @@ def _partnership(state: State, action: Partnership) -> State:
 
 def _roll(state: State, action: Roll) -> State:
     edition = state.edition
-    if action.die is None or action.value is None:
-        raise IllegalAction("a roll needs the die that came out of the pyramid and its value")
+    assert action.die is not None and action.value is not None
     if action.die in state.dice_out:
         raise IllegalAction(f"the {action.die} die is already out of the pyramid this leg")
     camel = edition.camel_for_roll(state.track, action)
@@ -731,9 +740,6 @@ def header_for(view: Mapping[str, Any]) -> dict[str, Any]:
     if view.get("finished"):
         raise BadHeader("the race is over: a finished game cannot be carried on")
     players = view["players"]
-    bets = [{"player": p["name"], "camel": b["camel"], "value": b["value"]}
-            for p in players for b in p["leg_bets"]]
-    bets.sort(key=lambda b: -b["value"])
     return {
         "game": view["game"],
         "players": [p["name"] for p in players],
@@ -743,12 +749,32 @@ def header_for(view: Mapping[str, Any]) -> dict[str, Any]:
         "money": {p["name"]: p["money"] for p in players},
         "dice_out": view["dice_out"],
         "tiles": view["tiles"],
-        "leg_bets": [{"player": b["player"], "camel": b["camel"]} for b in bets],
+        "leg_bets": _taking_order(players),
         "pyramid_tickets": {p["name"]: p["pyramid_tickets"] for p in players},
         "race_bets": view["race_bets"],
         "partnerships": [[p["name"], p["partner"]] for p in players
                          if p.get("partner") and p["name"] < p["partner"]],
     }
+
+
+def _taking_order(players: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """An order in which the held leg tickets could have been taken, top of each stack first.
+
+    It keeps each player's own order too: repeatedly, some player's next ticket is the highest
+    value still held of its camel, since real play took them so.
+    """
+    queues = {p["name"]: list(p["leg_bets"]) for p in players}
+    order: list[dict[str, str]] = []
+    while any(queues.values()):
+        held = [b for q in queues.values() for b in q]
+        for name, queue in queues.items():
+            if queue and queue[0]["value"] == max(b["value"] for b in held
+                                                  if b["camel"] == queue[0]["camel"]):
+                order.append({"player": name, "camel": queue.pop(0)["camel"]})
+                break
+        else:
+            raise BadHeader("the leg bets held cannot have come from the ticket stacks")
+    return order
 
 
 class CamelUpRules:

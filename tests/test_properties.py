@@ -29,6 +29,15 @@ def draw_action(data: st.DataObject, game: Game):
     return action
 
 
+def played(name: str, data: st.DataObject, most: int) -> Game:
+    """A game of `name` after a random number (up to `most`) of random legal actions."""
+    game = Game(HEADERS[name])
+    length = data.draw(st.integers(1, most))
+    while not game.state.finished and len(game) < length:
+        game.push(draw_action(data, game))
+    return game
+
+
 def assert_table_is_sound(state: State) -> None:
     edition = state.edition
     assert Counter(state.track.camels) == Counter(edition.camels)
@@ -73,10 +82,7 @@ def test_random_legal_games_keep_every_invariant_to_the_end(name, data):
 @PLAY
 @given(data=st.data())
 def test_undo_after_any_push_restores_the_state_exactly(name, data):
-    game = Game(HEADERS[name])
-    steps = data.draw(st.integers(0, 120))
-    while not game.state.finished and len(game) < steps:
-        game.push(draw_action(data, game))
+    game = played(name, data, 120)
     if game.state.finished:
         return
     before, lines = game.state, list(game.lines())
@@ -91,9 +97,7 @@ def test_undo_after_any_push_restores_the_state_exactly(name, data):
 @PLAY
 @given(data=st.data())
 def test_replacing_an_action_with_itself_changes_nothing(name, data):
-    game = Game(HEADERS[name])
-    while not game.state.finished and len(game) < data.draw(st.integers(1, 80)):
-        game.push(draw_action(data, game))
+    game = played(name, data, 80)
     index = data.draw(st.integers(0, len(game) - 1))
     states = [game.state_after(n) for n in range(len(game) + 1)]
     game.replace(index, game.actions[index])
@@ -104,9 +108,7 @@ def test_replacing_an_action_with_itself_changes_nothing(name, data):
 @PLAY
 @given(data=st.data())
 def test_a_state_reads_back_from_its_replay_json(name, data):
-    game = Game(HEADERS[name])
-    while not game.state.finished and len(game) < data.draw(st.integers(0, 150)):
-        game.push(draw_action(data, game))
+    game = played(name, data, 150)
     if game.state.finished:
         return
     view = game.rules.state_json(game.state)

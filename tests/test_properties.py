@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.errors import BadHeader, IllegalAction
 from companion.game import Game
 from companion.rules.camelup import PILES, Roll, State
 from tests.play import HEADERS
@@ -113,3 +114,39 @@ def test_a_state_reads_back_from_its_replay_json(name, data):
         return
     view = game.rules.state_json(game.state)
     assert game.rules.state_from_json(view) == replace(game.state, payouts=())
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "Ann", "blue", "grey", "white", "oasis", "booing", "winner", "2"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner,
+                                                                max_size=3),
+    max_leaves=8,
+)
+KEYS = ["game", "players", "start", "leg", "money", "dice_out", "tiles", "leg_bets",
+        "pyramid_tickets", "race_bets", "partnerships", "turn", "player", "action", "camel",
+        "die", "value", "numeral", "space", "side", "pile", "with"]
+
+
+@GAMES
+@settings(max_examples=300, deadline=None)
+@given(changes=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=4))
+def test_any_header_is_read_or_refused_in_one_clear_line(name, changes):
+    try:
+        Game({**HEADERS[name], **changes})
+    except BadHeader as e:
+        assert "\n" not in str(e)
+
+
+@GAMES
+@settings(max_examples=300, deadline=None)
+@given(line=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=5),
+       base=st.sampled_from([{}, {"player": "Ann", "action": "roll"},
+                             {"player": "Ann", "action": "race_bet"}]))
+def test_any_action_line_is_played_or_refused_in_one_clear_line(name, line, base):
+    game = Game(HEADERS[name])
+    try:
+        game.push(game.parse_action({**base, **line}))
+    except IllegalAction as e:
+        assert "\n" not in str(e)
+        assert len(game) == 0

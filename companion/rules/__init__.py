@@ -35,6 +35,6 @@ GAMES: dict[str, GameRules] = {
 
 def rules_for(game: Any) -> GameRules:
     """The rules of the game a header names, or `BadHeader` listing the games known."""
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise BadHeader(f'unknown game {game!r}: "game" must be one of {", ".join(GAMES)}')
     return GAMES[game]

@@ -243,16 +243,13 @@ class State:
 # --- reading the game log --------------------------------------------------------------------
 
 
-ACTIONS: tuple[type[Action], ...] = (LegBet, Roll, DesertTile, SpectatorTile, RaceBet, Partnership)
-
-
 def parse_action(edition: Edition, line: Mapping[str, Any]) -> Action:
     """Read one game-log action line; a missing or badly formed field is refused."""
     err = IllegalAction
     player = as_name(require(line, "player", err), "player", err)
     name = require(line, "action", err)
     known = {a.action: a for a in _actions_of(edition)}
-    if name not in known:
+    if not isinstance(name, str) or name not in known:
         raise err(f'{edition.game} has no action {name!r}: it knows {", ".join(known)}')
     kind = known[name]
     if kind is LegBet:
@@ -327,9 +324,9 @@ def _parse_start(edition: Edition, start: Any) -> Track:
     stacks: dict[int, tuple[str, ...]] = {}
     for key, stack in start.items():
         space = as_space_key(key, '"start"', err, low=1, high=edition.spaces)
-        camels = as_list(stack, f'start "{key}"', err)
+        camels = as_list(stack, f"start {key!r}", err)
         for camel in camels:
-            as_choice(camel, f'start "{key}"', edition.camels, err)
+            as_choice(camel, f"start {key!r}", edition.camels, err)
         stacks[space] = tuple(camels)
     placed = [c for stack in stacks.values() for c in stack]
     twice = sorted({c for c in placed if placed.count(c) > 1})
@@ -346,7 +343,7 @@ def _parse_money(edition: Edition, names: list[str], money: Any) -> dict[str, in
     for name, coins in money.items():
         if name not in names:
             raise BadHeader(f'"money" names {name!r}, who is not among the players')
-        as_int(coins, f"money {name}", BadHeader, low=0, high=9999)
+        as_int(coins, f"money {name!r}", BadHeader, low=0, high=9999)
     return money
 
 
@@ -371,11 +368,11 @@ def _parse_part_way(state: State, header: Mapping[str, Any]) -> State:
     err = BadHeader
     edition = state.edition
     for key, tile_spec in as_object(header.get("tiles", {}), "tiles", err).items():
-        spec = as_object(tile_spec, f'tiles "{key}"', err)
+        spec = as_object(tile_spec, f"tiles {key!r}", err)
         space = as_space_key(key, '"tiles"', err, low=1, high=edition.spaces)
         owner = as_name(require(spec, "owner", err), "owner", err)
         side = as_choice(require(spec, "side", err), "side", edition.tile_sides, err)
-        state = _header_step(state, edition.tile(owner, space, side), f'tiles "{key}"')
+        state = _header_step(state, edition.tile(owner, space, side), f"tiles {key!r}")
     for i, item in enumerate(as_list(header.get("leg_bets", []), "leg_bets", err)):
         bet = as_object(item, "leg_bets", err)
         player = as_name(require(bet, "player", err), "player", err)
@@ -383,7 +380,7 @@ def _parse_part_way(state: State, header: Mapping[str, Any]) -> State:
         state = _header_step(state, LegBet(player, camel), f"leg_bets item {i + 1}")
     tickets = as_object(header.get("pyramid_tickets", {}), "pyramid_tickets", err)
     for name, count in tickets.items():
-        as_int(count, f"pyramid_tickets {name}", err, low=0, high=edition.dice_per_leg)
+        as_int(count, f"pyramid_tickets {name!r}", err, low=0, high=edition.dice_per_leg)
         _known_player(state, name, "pyramid_tickets")
         state = _set_player(state, replace(state.player(name), pyramid_tickets=count))
     if sum(p.pyramid_tickets for p in state.players) > len(state.dice_out):

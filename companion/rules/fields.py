@@ -27,8 +27,8 @@ def as_int(value: Any, key: str, error: type[CompanionError], *, low: int, high:
 
 
 def as_name(value: Any, key: str, error: type[CompanionError]) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise error(f'"{key}" must be a name, not {value!r}')
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
+        raise error(f'"{key}" must be a name on one line, not {value!r}')
     return value
 
 
@@ -54,5 +54,5 @@ def as_object(value: Any, key: str, error: type[CompanionError]) -> dict[str, An
 def as_space_key(key: str, where: str, error: type[CompanionError], *, low: int, high: int) -> int:
     """A space number written as an object key: `"6"`, from `low` to `high`."""
     if not (key.isdigit() and str(int(key)) == key and low <= int(key) <= high):
-        raise error(f'{where}: space "{key}" must be a number from {low} to {high}')
+        raise error(f"{where}: space {key!r} must be a number from {low} to {high}")
     return int(key)

@@ -151,13 +151,13 @@ def test_a_partnership_needs_six_players():
     ({"players": ["Ann"]}, "played by 2 to 8 players, not 1"),
     ({"players": ["Ann", "Ann"]}, "names someone twice"),
     ({"start": {"17": ["blue", "green"], "2": ["yellow"], "3": ["orange", "white"]}},
-     'space "17" must be a number from 1 to 16'),
+     "space '17' must be a number from 1 to 16"),
     ({"start": {"1": ["blue", "green"], "2": ["yellow"], "3": ["orange"]}},
      "leaves out white"),
     ({"start": {"1": ["blue", "pink"], "2": ["yellow"], "3": ["orange", "white"]}},
      "must be one of"),
     ({"leg": "2"}, '"leg" must be a whole number'),
-    ({"money": {"Ann": "7"}}, '"money Ann" must be a whole number'),
+    ({"money": {"Ann": "7"}}, '"money \'Ann\'" must be a whole number'),
     ({"money": {"Zed": 7}}, "'Zed', who is not among the players"),
     ({"dice_out": ["pink"]}, '"dice_out" must be one of'),
 ])
@@ -240,9 +240,9 @@ def test_game_text_round_trips_whole_random_games():
             assert len(text.splitlines()) == len(game) + 1
 
 
-def written_and_read_back(tmp_path, players):
+def written_and_read_back(tmp_path, players, **notes):
     """A game with one leg bet for `players`, and what loading its log from a file gives."""
-    header = json.loads(HEADER_2014) | {"players": players}
+    header = json.loads(HEADER_2014) | {"players": players} | notes
     line = json.dumps({"player": players[0], "action": "leg_bet", "camel": "white"})
     game = read_game([json.dumps(header), line])
     log = tmp_path / "game.jsonl"
@@ -255,7 +255,14 @@ def test_a_game_log_written_to_a_file_reads_back_the_same(tmp_path):
     assert again.state == game.state and game_text(again) == game_text(game)
 
 
-def test_a_unicode_line_separator_inside_a_name_does_not_split_its_line(tmp_path):
+def test_a_unicode_line_separator_inside_a_string_does_not_split_its_line(tmp_path):
     """JSON allows U+2028 raw in a string and game_text writes it so; it is not a new line."""
-    game, again = written_and_read_back(tmp_path, ["Ann\u2028Marie", "Bob", "Cy"])
+    game, again = written_and_read_back(tmp_path, ["Ann", "Bob", "Cy"],
+                                        note="first game\u2028of the night")
     assert again.state == game.state and game_text(again) == game_text(game)
+
+
+def test_a_name_that_would_break_a_line_is_refused():
+    header = json.loads(HEADER_2014) | {"players": ["Ann\u2028Marie", "Bob", "Cy"]}
+    with pytest.raises(BadLogLine, match="must be a name on one line"):
+        read_game([json.dumps(header)])

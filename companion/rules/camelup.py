@@ -303,7 +303,7 @@ def initial_state(edition: Edition, header: Mapping[str, Any]) -> State:
         raise err('"players" names someone twice: each player needs a name of their own')
     track = _parse_start(edition, require(header, "start", err))
     leg = as_int(header.get("leg", 1), "leg", err, low=1, high=999)
-    money = _parse_money(edition, names, header.get("money", {}))
+    money = _parse_money(names, header.get("money", {}))
     dice_out = _parse_dice_out(edition, header.get("dice_out", []))
     turn = names.index(as_choice(header.get("turn", names[0]), "turn", names, err))
     state = State(
@@ -338,7 +338,7 @@ def _parse_start(edition: Edition, start: Any) -> Track:
     return Track.from_stacks(stacks)
 
 
-def _parse_money(edition: Edition, names: list[str], money: Any) -> dict[str, int]:
+def _parse_money(names: list[str], money: Any) -> dict[str, int]:
     money = as_object(money, "money", BadHeader)
     for name, coins in money.items():
         if name not in names:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Make .venv with camel-companion installed, on a fresh Debian-based machine (Raspberry Pi OS,
 # Debian, Ubuntu). Usage: scripts/setup.sh [EXTRAS], e.g. scripts/setup.sh test
+# With "test", Debian's Chromium is installed too: the browser tests drive it through
+# Playwright, whose own browser download is never used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,3 +20,7 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${1:+[$1]}"
+if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi

@@ -728,6 +728,18 @@ def state_json(state: State) -> dict[str, Any]:
     }
 
 
+def leg_scoring_now(state: State) -> list[dict[str, Any]]:
+    """What the leg scoring would pay, line by line, if the leg ended this moment.
+
+    The dashboard's "if the leg ended now": the rule that scores a leg, run on the table as it
+    stands, changing nothing. A finished race has no leg left to score.
+    """
+    if state.finished:
+        return []
+    scored = _score_leg(replace(state, payouts=()))
+    return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in scored.payouts]
+
+
 def header_for(view: Mapping[str, Any]) -> dict[str, Any]:
     """The header of a game brought in at the position a `state_json` object shows.
 
@@ -795,6 +807,9 @@ class CamelUpRules:
 
     def state_json(self, state: State) -> dict[str, Any]:
         return state_json(state)
+
+    def leg_scoring_now(self, state: State) -> list[dict[str, Any]]:
+        return leg_scoring_now(state)
 
     def state_from_json(self, view: Mapping[str, Any]) -> State:
         """The state a `state_json` object shows, checked as a part-way header is."""

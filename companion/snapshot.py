@@ -1,0 +1,180 @@
+"""A snapshot: the whole game as the phones show it at one moment, and what each viewer may see.
+
+It is the `replay --json` object plus what a page needs beside it: the history with what each
+action paid and how it was corrected (read from the store's records), the actions open to the
+player to act, what each player would be paid if the leg ended now, and the odds once they
+are known. A snapshot is never changed once built; every viewer gets a copy with the overall
+winner/loser cards masked (`camel` null) until the race ends, except their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.game import Game
+from companion.store import Record
+
+HIDDEN_ACTION = "race_bet"
+"""The one action whose colour stays face down until the race ends: an overall bet."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table at one moment: `version` counts every publication, `game_version` the last
+    change to the game itself (odds arriving publish a new version of the same game)."""
+
+    version: int
+    game_version: int
+    state: Any = field(repr=False, compare=False)
+    """The rules' own state, for whoever computes from it (the odds worker)."""
+    view: Mapping[str, Any] = field(repr=False, compare=False)
+    """The whole snapshot as JSON-ready data, nothing masked: never hand it to a viewer."""
+    _texts: dict[str | None, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def is_finished(self) -> bool:
+        return bool(self.view["finished"])
+
+    def json_for(self, player: str | None) -> dict[str, Any]:
+        """What `player` (None: anyone watching) may see: the others' overall bets masked."""
+        return masked(self.view, player)
+
+    def text_for(self, player: str | None) -> str:
+        """`json_for(player)` as compact JSON text, built once per viewer and kept."""
+        text = self._texts.get(player)
+        if text is None:
+            text = json.dumps(self.json_for(player), ensure_ascii=False, separators=(",", ":"))
+            self._texts[player] = text
+        return text
+
+
+def build_view(game: Game, records: Sequence[Record], *, version: int,
+               extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole snapshot of `game`, its corrections taken from the store's `records`."""
+    rules, state = game.rules, game.state
+    origins, corrections = _corrections(records)
+    history = []
+    for index, action in enumerate(game.actions):
+        history.append({
+            "index": index,
+            "leg": game.state_after(index).leg,
+            "action": action.to_json(),
+            "payouts": rules.state_json(game.state_after(index + 1))["payouts"],
+            "correction": origins[index] if index < len(origins) else None,
+        })
+    return {
+        **rules.state_json(state),
+        "version": version,
+        "history": history,
+        "corrections": corrections,
+        "legal": [a.to_json() for a in game.legal_actions()],
+        "if_leg_ended": rules.leg_scoring_now(state),
+        "pieces": pieces(game),
+        **extra,
+    }
+
+
+def pieces(game: Game) -> dict[str, Any]:
+    """The game's pieces and words, so a page can offer every action without knowing the rules."""
+    edition = game.rules.edition
+    return {
+        "camels": list(edition.racing_camels),
+        "crazy_camels": list(edition.crazy_camels),
+        "dice": list(edition.dice),
+        "spaces": edition.spaces,
+        "tile": edition.tile.action,
+        "tile_sides": list(edition.tile_sides),
+        "partnerships": bool(edition.partnerships_from
+                             and len(game.header["players"]) >= edition.partnerships_from),
+        "players": [p["name"] for p in game.rules.state_json(game.state)["players"]],
+    }
+
+
+def _corrections(records: Sequence[Record]) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Walk the records as the store replays them: for every action now in the game, how it
+    got there (None: played in turn), and every correction in the order it was made."""
+    actions: list[Any] = []
+    origins: list[Any] = []
+    corrections: list[dict[str, Any]] = []
+    for r in records:
+        entry: dict[str, Any] = {"kind": r.kind, "index": r.position, "action": r.action,
+                                 "was": None, "at": r.at}
+        if r.kind == "push":
+            actions.append(r.action)
+            origins.append(None)
+            continue
+        if r.kind == "undo":
+            entry["index"] = len(actions) - 1
+            entry["was"] = actions.pop()
+            origins.pop()
+        elif r.kind == "replace":
+            assert r.position is not None
+            entry["was"] = actions[r.position]
+            actions[r.position] = r.action
+            origins[r.position] = {"kind": "replace", "was": entry["was"], "at": r.at}
+        elif r.kind == "insert":
+            assert r.position is not None
+            actions.insert(r.position, r.action)
+            origins.insert(r.position, {"kind": "insert", "was": None, "at": r.at})
+        elif r.kind == "delete":
+            assert r.position is not None
+            entry["was"] = actions.pop(r.position)
+            origins.pop(r.position)
+        corrections.append(entry)
+    return origins, corrections
+
+
+def masked(view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+    """A copy of `view` in which every overall bet not laid by `player` has `camel` null.
+
+    Once the race is over every card is turned face up. The actions open to the player to act
+    and their odds are masked too, since which cards are left says which were laid.
+    """
+    out = dict(view)
+    if view["finished"]:
+        return out
+    me = player
+
+    def line(action: Mapping[str, Any] | None) -> Any:
+        if action and action.get("action") == HIDDEN_ACTION and action.get("player") != me:
+            return {**action, "camel": None}
+        return action
+
+    out["race_bets"] = {pile: [card if card["player"] == me else {**card, "camel": None}
+                               for card in cards]
+                        for pile, cards in view["race_bets"].items()}
+    out["history"] = [{**e, "action": line(e["action"]),
+                       "correction": _masked_origin(e["correction"], line)}
+                      for e in view["history"]]
+    out["corrections"] = [{**c, "action": line(c["action"]), "was": line(c["was"])}
+                          for c in view["corrections"]]
+    out["legal"] = _unique([line(a) for a in view["legal"]])
+    odds = view.get("odds")
+    if odds and odds.get("actions"):
+        out["odds"] = {**odds, "actions": [a for a in odds["actions"]
+                                           if not _hides(a.get("action"), me)]}
+    return out
+
+
+def _hides(action: Mapping[str, Any] | None, me: str | None) -> bool:
+    return bool(action and action.get("action") == HIDDEN_ACTION and action.get("player") != me)
+
+
+def _masked_origin(origin: Mapping[str, Any] | None, line: Any) -> Any:
+    if not origin:
+        return origin
+    return {**origin, "was": line(origin["was"])}
+
+
+def _unique(lines: list[Any]) -> list[Any]:
+    """Masked overall bets collapse to one per pile: the cards left are not shown."""
+    seen, out = set(), []
+    for item in lines:
+        key = json.dumps(item, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

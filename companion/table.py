@@ -1,0 +1,323 @@
+"""The table: one thread owns the game; everything else sends it commands and reads snapshots.
+
+Phones (and later the camera and the buttons) never touch the game. They hand the table a
+`Command`; its thread runs the commands one at a time, stores every change before taking it
+as done, then publishes an immutable `Snapshot` to whoever waits for one. A caller may wait
+for its command's answer: the new snapshot, or the one-line error that refused it, in which
+case nothing changed.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, IllegalAction
+from companion.snapshot import Snapshot, build_view
+from companion.store import Store, StoredGame
+
+log = logging.getLogger(__name__)
+
+ANSWER_TIME = 30.0
+"""Seconds a caller waits for the table to run its command before giving up on it."""
+
+
+class TableClosed(CompanionError, RuntimeError):
+    """The table has stopped: nothing more can be asked of it."""
+
+
+class Change(enum.Enum):
+    """What a command changed, so the table knows what to publish."""
+
+    NOTHING = "nothing"
+    GAME = "game"
+    """The game itself: a new game version, and the odds computed so far no longer hold."""
+    VIEW = "view"
+    """Only what is shown beside the game (odds, later a pending reading)."""
+
+
+class Command:
+    """Something asked of the table; `run` happens on the table's thread, one at a time.
+
+    `run` either changes what the table holds and says what it changed, or raises a
+    `CompanionError` having changed nothing.
+    """
+
+    def run(self, table: Table) -> Change:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Push(Command):
+    """Play an action now, given in its game-log form."""
+
+    line: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        stored = table.stored
+        stored.push(stored.game.parse_action(_object(self.line)))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class Undo(Command):
+    """Take back the last action."""
+
+    def run(self, table: Table) -> Change:
+        table.stored.undo()
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class Replace(Command):
+    """Put another action in place of action `index` (0-based) and replay the rest."""
+
+    index: int
+    line: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        stored = table.stored
+        stored.replace(self.index, stored.game.parse_action(_object(self.line)))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class Insert(Command):
+    """Put a forgotten action before action `index` (0-based; the length: at the end)."""
+
+    index: int
+    line: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        stored = table.stored
+        stored.insert(self.index, stored.game.parse_action(_object(self.line)))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class Delete(Command):
+    """Strike action `index` (0-based) as if it had never been played, and replay the rest."""
+
+    index: int
+
+    def run(self, table: Table) -> Change:
+        table.stored.delete(self.index)
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class PublishOdds(Command):
+    """Odds computed from the snapshot numbered `version`: shown unless the game moved on."""
+
+    version: int
+    odds: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        if self.version < table.snapshot.game_version:
+            return Change.NOTHING
+        table.odds = dict(self.odds)
+        return Change.VIEW
+
+
+def _object(line: Any) -> Mapping[str, Any]:
+    if not isinstance(line, Mapping):
+        raise IllegalAction(f"an action is a JSON object in the game-log form, not {line!r}")
+    return line
+
+
+class Table:
+    """The one owner of a stored game. A context manager: `close()` is idempotent.
+
+    The store is opened by the table's own thread (an SQLite connection belongs to the thread
+    that opened it), so the table is given where the game is kept rather than an open game.
+    `camera` is whatever supplies the camera's frames, or None when the table has none.
+    """
+
+    def __init__(self, store_path: str | Path, *, game_id: int | None = None,
+                 camera: Any = None) -> None:
+        self.store_path = Path(store_path)
+        self.game_id = game_id
+        self.camera = camera
+        self.when_published: list[Callable[[Snapshot], None]] = []
+        """Called on the table's thread with every new snapshot; keep them quick."""
+        self.odds: dict[str, Any] | None = None
+        """The odds of the current game version, set on the table's thread only."""
+        self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
+        self._published = threading.Condition()
+        self._snapshot: Snapshot | None = None
+        self._stored: StoredGame | None = None
+        self._thread: threading.Thread | None = None
+        self._is_closed = False
+
+    def __enter__(self) -> Table:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> Table:
+        """Open the stored game on the table's thread and publish its first snapshot."""
+        if self._thread is not None:
+            return self
+        ready: Future[None] = Future()
+        self._thread = threading.Thread(target=self._loop, args=(ready,), name="table",
+                                        daemon=True)
+        self._thread.start()
+        try:
+            ready.result()
+        except BaseException:
+            self._thread.join()
+            self._mark_closed()
+            raise
+        return self
+
+    def close(self) -> None:
+        """Finish the command running, refuse the rest, close the store; safe to call twice."""
+        if self._thread is not None and self._thread.is_alive():
+            self._commands.put(None)
+            self._thread.join()
+        self._mark_closed()
+
+    @property
+    def is_closed(self) -> bool:
+        return self._is_closed
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot published."""
+        if self._snapshot is None:
+            raise TableClosed("the table has not started: call start() first")
+        return self._snapshot
+
+    @property
+    def stored(self) -> StoredGame:
+        """The stored game, for commands: only the table's own thread may touch it."""
+        if self._stored is None or threading.current_thread() is not self._thread:
+            raise RuntimeError("only the table's thread may touch the game: send a Command")
+        return self._stored
+
+    def wait_for_snapshot(self, after: int, timeout: float | None = None) -> Snapshot | None:
+        """The latest snapshot once its version is above `after`; None on timeout or close."""
+        with self._published:
+            self._published.wait_for(
+                lambda: self._is_closed or (self._snapshot is not None
+                                            and self._snapshot.version > after), timeout)
+            snapshot = self._snapshot
+        if snapshot is None or snapshot.version <= after:
+            return None
+        return snapshot
+
+    def submit(self, command: Command) -> Future[Snapshot]:
+        """Queue `command`; the future gives the snapshot after it, or the error refusing it."""
+        future: Future[Snapshot] = Future()
+        with self._published:
+            if self._is_closed or self._thread is None:
+                raise TableClosed("the table is closed: nothing more can be played on it")
+            self._commands.put((command, future))
+        return future
+
+    def ask(self, command: Command, timeout: float = ANSWER_TIME) -> Snapshot:
+        """Run `command` and wait for it: the snapshot after it, or its error raised here."""
+        return self.submit(command).result(timeout)
+
+    def push(self, line: Mapping[str, Any]) -> Snapshot:
+        return self.ask(Push(line))
+
+    def undo(self) -> Snapshot:
+        return self.ask(Undo())
+
+    def replace(self, index: int, line: Mapping[str, Any]) -> Snapshot:
+        return self.ask(Replace(index, line))
+
+    def insert(self, index: int, line: Mapping[str, Any]) -> Snapshot:
+        return self.ask(Insert(index, line))
+
+    def delete(self, index: int) -> Snapshot:
+        return self.ask(Delete(index))
+
+    def publish_odds(self, version: int, odds: Mapping[str, Any]) -> None:
+        """Hand in the odds a worker computed from snapshot `version`, without waiting.
+
+        They are published as a new snapshot unless the game has changed since that
+        snapshot, in which case they are dropped (the worker has newer work by then).
+        """
+        self.submit(PublishOdds(version, odds))
+
+    def _loop(self, ready: Future[None]) -> None:
+        try:
+            store = Store(self.store_path)
+        except BaseException as e:
+            ready.set_exception(e)
+            return
+        with store:
+            try:
+                self._stored = store.open_game(self.game_id)
+                self._publish(Change.GAME)
+            except BaseException as e:
+                ready.set_exception(e)
+                return
+            ready.set_result(None)
+            while (item := self._commands.get()) is not None:
+                self._run(*item)
+            self._mark_closed()
+            self._refuse_waiting()
+
+    def _run(self, command: Command, future: Future[Snapshot]) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            change = command.run(self)
+        except CompanionError as e:
+            future.set_exception(e)
+            return
+        except Exception as e:
+            log.exception("the table could not run %r", command)
+            future.set_exception(e)
+            return
+        future.set_result(self._publish(change))
+
+    def _publish(self, change: Change) -> Snapshot:
+        before = self._snapshot
+        if change is Change.NOTHING and before is not None:
+            return before
+        version = 1 if before is None else before.version + 1
+        if change is Change.GAME:
+            self.odds = None
+            game_version = version
+        else:
+            assert before is not None
+            game_version = before.game_version
+        stored = self.stored
+        view = build_view(stored.game, stored.records(), version=version,
+                          extra={"odds": self.odds, "camera": {"on": self.camera is not None}})
+        snapshot = Snapshot(version, game_version, stored.game.state, view)
+        with self._published:
+            self._snapshot = snapshot
+            self._published.notify_all()
+        for callback in list(self.when_published):
+            try:
+                callback(snapshot)
+            except Exception:
+                log.exception("a snapshot subscriber failed")
+        return snapshot
+
+    def _mark_closed(self) -> None:
+        with self._published:
+            self._is_closed = True
+            self._published.notify_all()
+
+    def _refuse_waiting(self) -> None:
+        while True:
+            try:
+                item = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None and item[1].set_running_or_notify_cancel():
+                item[1].set_exception(TableClosed("the table closed before running this"))

@@ -1,0 +1,285 @@
+"""Odds and advice: each camel's chances this leg and in the race, and what each action is worth.
+
+Leg odds are exact: every way the dice left in the pyramid can come out (every order, every
+face, the grey die's values in both numeral colours) is gone through, but tracks that have
+become the same are merged after every roll, so a full leg takes thousands of array rows, not
+hundreds of thousands of walks. Race odds are simulated, seeded, thousands of races at once,
+and exact whenever the race cannot outlast the current leg. Each game plugs in through
+`ODDS`, keyed by the game's name, so Camel Up Cards can bring its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.rules.camelup import (
+    Action,
+    LegBet,
+    Partnership,
+    RaceBet,
+    Roll,
+    State,
+    TilePlacement,
+    legal_actions,
+)
+from companion.tracks import Layout, crazy_camel_to_move, move, tile_sides
+
+RACES = 10_000
+"""Races simulated by default: the largest standard error of a probability is then 0.5%."""
+
+SEED = 2014
+"""The simulation's seed unless one is given, so the same position gives the same figures."""
+
+
+@dataclass(frozen=True)
+class LegOdds:
+    """How the current leg can end, over every way the dice can still come out."""
+
+    camels: tuple[str, ...]
+    places: np.ndarray
+    """places[i, k]: the chance that racing camel i ends the leg in place k (0: first)."""
+    pairs: np.ndarray
+    """pairs[i, j]: the chance that camel i leads the leg and camel j comes second."""
+    race_over: float
+    """The chance the race ends during this leg."""
+    winner: np.ndarray
+    """winner[i]: the chance the race ends this leg and camel i wins it."""
+    loser: np.ndarray
+    landings: dict[int, float]
+    """Expected landings on the tile at each space: the coins its owner can expect."""
+
+
+@dataclass(frozen=True)
+class RaceOdds:
+    winner: np.ndarray
+    loser: np.ndarray
+    races: int
+    """Races simulated: 0 when the odds are exact."""
+    stderr: float
+    """The largest standard error among the probabilities: 0 when exact."""
+
+
+def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
+    """The exact odds of the leg under way; `tiles` replaces the state's tiles if given."""
+    edition = state.edition
+    layout = Layout.of(edition)
+    codes = layout.tile_codes(tile_sides(state) if tiles is None else tiles)
+    dice = state.dice_in_pyramid
+    racing = layout.racing
+    places = np.zeros((racing, racing))
+    pairs = np.zeros(racing * racing)
+    winner, loser = np.zeros(racing), np.zeros(racing)
+    landings = np.zeros(len(codes))
+    pos, height = layout.rows(state)
+    mask = np.array([(1 << len(dice)) - 1], dtype=np.int64)
+    prob = np.ones(1)
+    rolls = edition.dice_per_leg - len(state.dice_out)
+
+    def settle(pos: np.ndarray, height: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
+        order = layout.order(pos, height)
+        slots = (order * racing + np.arange(racing)).ravel()
+        places.flat[:] += np.bincount(slots, np.repeat(prob, racing), racing * racing)
+        pairs[:] += np.bincount(order[:, 0] * racing + order[:, 1], prob, racing * racing)
+        if over.any():
+            winner[:] += np.bincount(order[over, 0], prob[over], racing)
+            loser[:] += np.bincount(order[over, -1], prob[over], racing)
+
+    if state.finished:
+        settle(pos, height, prob, np.array([True]))
+    for step in range(0 if state.finished else rolls):
+        if not len(prob):
+            break
+        parent, camel, steps, p, bit = _outcomes(layout, dice, pos, height, mask=mask,
+                                                 prob=prob / (len(dice) - step))
+        pos, height, landed = move(layout, pos[parent], height[parent], camel, steps,
+                                   codes=codes)
+        landings += np.bincount(landed, p, len(codes))
+        over = layout.finished(pos)
+        if step == rolls - 1:
+            settle(pos, height, p, over)
+            break
+        mask = mask[parent] & ~bit
+        if over.any():
+            settle(pos[over], height[over], p[over], over[over])
+            pos, height, mask, p = pos[~over], height[~over], mask[~over], p[~over]
+        pos, height, mask, prob = _merge(pos, height, mask, p)
+    return LegOdds(
+        camels=layout.camels[:racing],
+        places=places,
+        pairs=pairs.reshape(racing, racing),
+        race_over=float(winner.sum()),
+        winner=winner,
+        loser=loser,
+        landings={space: float(landings[space]) for space in range(1, edition.spaces + 1)
+                  if landings[space]},
+    )
+
+
+def _outcomes(layout: Layout, dice: tuple[str, ...], pos: np.ndarray, height: np.ndarray, *,
+              mask: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Every next roll from every row: parent row, camel moved, steps, chance, die's bit."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    for index, die in enumerate(dice):
+        bit = 1 << index
+        rows = np.flatnonzero(mask & bit)
+        if not len(rows):
+            continue
+        if die in layout.camels:
+            faces = [(np.full(len(rows), layout.column(die), dtype=np.int16), value)
+                     for value in (1, 2, 3)]
+        else:
+            numerals = [np.full(len(rows), layout.racing + i, dtype=np.int16) for i in (0, 1)]
+            faces = [(crazy_camel_to_move(layout, pos[rows], height[rows], numeral), value)
+                     for value in (1, 2, 3) for numeral in numerals]
+        for camel, value in faces:
+            parts.append((rows, camel, np.full(len(rows), value, dtype=np.int16),
+                          prob[rows] / len(faces), np.full(len(rows), bit, dtype=np.int64)))
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
+
+
+def _merge(pos: np.ndarray, height: np.ndarray, mask: np.ndarray,
+           prob: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Rows holding the same track and the same dice left become one, their chances added."""
+    if not len(prob):
+        return pos, height, mask, prob
+    cells = (pos.astype(np.int64) + 8) | (height.astype(np.int64) << 5)
+    key = mask << (8 * pos.shape[1])
+    for column in range(pos.shape[1]):
+        key |= cells[:, column] << (8 * column)
+    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return pos[first], height[first], mask[first], np.bincount(inverse, prob, len(unique))
+
+
+def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEED) -> RaceOdds:
+    """Each racing camel's chance to win and to lose the race; exact if it ends this leg."""
+    if leg.race_over > 1 - 1e-9:
+        return RaceOdds(leg.winner / leg.race_over, leg.loser / leg.race_over, 0, 0.0)
+    return simulate_race(state, races=races, seed=seed)
+
+
+def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> RaceOdds:
+    """The race played out `races` times at once, dice drawn as the pyramid draws them.
+
+    Tiles on the track act until the leg ends; tiles placed in later legs cannot be known
+    and are left out.
+    """
+    edition = state.edition
+    layout = Layout.of(edition)
+    rng = np.random.default_rng(seed)
+    dice = edition.dice
+    die_column = np.array([layout.column(d) if d in layout.camels else -1 for d in dice])
+    pos, height = (np.repeat(rows, races, axis=0) for rows in layout.rows(state))
+    out = np.array([d in state.dice_out for d in dice])
+    left = np.repeat(~out[None, :], races, axis=0)
+    tiles_on = np.ones(races, dtype=bool)
+    codes = layout.tile_codes(tile_sides(state))
+    winner, loser = np.zeros(layout.racing), np.zeros(layout.racing)
+    while len(pos):
+        die = np.argmax(np.where(left, rng.random(left.shape), -1.0), axis=1)
+        steps = rng.integers(1, 4, len(die), dtype=np.int16)
+        camel = die_column[die].astype(np.int16)
+        grey = camel < 0
+        if grey.any():
+            numeral = (layout.racing + rng.integers(0, 2, len(die))).astype(np.int16)
+            camel = np.where(grey, crazy_camel_to_move(layout, pos, height, numeral), camel)
+        pos, height, _ = move(layout, pos, height, camel, steps, codes=codes, tiles_on=tiles_on)
+        left[np.arange(len(die)), die] = False
+        leg_over = (~left).sum(axis=1) == edition.dice_per_leg
+        left[leg_over] = True
+        tiles_on &= ~leg_over
+        over = layout.finished(pos)
+        order = layout.order(pos[over], height[over])
+        winner += np.bincount(order[:, 0], minlength=layout.racing)
+        loser += np.bincount(order[:, -1], minlength=layout.racing)
+        pos, height, left, tiles_on = pos[~over], height[~over], left[~over], tiles_on[~over]
+    winner, loser = winner / races, loser / races
+    spread = np.concatenate([winner, loser])
+    return RaceOdds(winner, loser, races, float(np.sqrt(spread * (1 - spread) / races).max()))
+
+
+def action_values(state: State, leg: LegOdds, race: RaceOdds) -> list[tuple[Action, float]]:
+    """Every action open to the player to act with the coins it is expected to bring, best first.
+
+    A leg bet is worth its ticket's expectation; a roll its pyramid ticket (the roll itself
+    changes no one's expectation); a tile the coins expected from units landing on it this
+    leg; a finish card its payout if right, given that each card already in the pile and not
+    the player's own is on that camel as often as the camel's chance says, less 1 if wrong;
+    a partnership the partner's best ticket this leg, when it pays.
+    """
+    index = {camel: i for i, camel in enumerate(leg.camels)}
+    first, second = leg.places[:, 0], leg.places[:, 1]
+    me = state.player_to_act
+    values: list[tuple[Action, float]] = []
+    for action in legal_actions(state):
+        if isinstance(action, LegBet):
+            i, top = index[action.camel], state.leg_tickets_left(action.camel)[0]
+            value = top * first[i] + second[i] - (1 - first[i] - second[i])
+        elif isinstance(action, Roll):
+            value = 1.0
+        elif isinstance(action, TilePlacement):
+            value = _tile_value(state, action)
+        elif isinstance(action, RaceBet):
+            odds = race.winner if action.pile == "winner" else race.loser
+            cards = [c for c in state.pile(action.pile) if c.player != me]
+            value = _finish_card_value(state, float(odds[index[action.camel]]), len(cards))
+        else:
+            assert isinstance(action, Partnership)
+            value = _partner_value(state, leg, action.partner)
+        values.append((action, float(value)))
+    return sorted(values, key=lambda item: -item[1])
+
+
+def _tile_value(state: State, action: TilePlacement) -> float:
+    """The landings expected on the tile once placed; the player's tile leaves its old space."""
+    forward = state.edition.tile_sides[0]
+    tiles = {space: 1 if tile.side == forward else -1
+             for space, tile in state.tiles if tile.owner != action.player}
+    tiles[action.space] = 1 if action.side == forward else -1
+    return leg_odds(state, tiles).landings.get(action.space, 0.0)
+
+
+def _finish_card_value(state: State, chance: float, others: int) -> float:
+    """Expected coins of a finish card on a camel with `chance` to be right, `others` before it."""
+    pays = state.edition.finish_payouts
+    right = sum(math.comb(others, k) * chance**k * (1 - chance) ** (others - k)
+                * pays[min(k, len(pays) - 1)] for k in range(others + 1))
+    return chance * right - (1 - chance)
+
+
+def _partner_value(state: State, leg: LegOdds, partner: str) -> float:
+    """The partner's best ticket this leg, over every (first, second) the leg can end with."""
+    held = state.player(partner)
+    index = {camel: i for i, camel in enumerate(leg.camels)}
+    total = 0.0
+    for (i, j), chance in np.ndenumerate(leg.pairs):
+        if not chance:
+            continue
+        rewards = [t.value if index[t.camel] == i else 1 if index[t.camel] == j else -1
+                   for t in held.leg_tickets] + [1] * held.pyramid_tickets
+        total += chance * max([0, *rewards])
+    return total
+
+
+def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str, Any]:
+    """The odds and advice as `camel-companion odds --json` prints them."""
+    leg = leg_odds(state)
+    race = race_odds(state, leg, races=races, seed=seed)
+    actions = [] if state.finished else action_values(state, leg, race)
+    return {
+        "leg": {camel: leg.places[i].tolist() for i, camel in enumerate(leg.camels)},
+        "race": {
+            "winner": dict(zip(leg.camels, race.winner.tolist(), strict=True)),
+            "loser": dict(zip(leg.camels, race.loser.tolist(), strict=True)),
+            "races": race.races,
+            "stderr": race.stderr,
+        },
+        "actions": [{"action": a.to_json(), "ev": round(v, 4)} for a, v in actions],
+    }
+
+
+ODDS = {"camelup-2014": odds_json, "camelup-2018": odds_json}
+"""Each game's odds by its name; a game without odds is not listed."""

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.gamelog import dump_line, load_game
-from companion.standings import standings_text
+from companion.odds import ODDS, SEED
+from companion.standings import odds_text, standings_text
 from companion.store import Store
 
 
@@ -41,6 +42,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="the state after the first N actions (0: the start)")
     replay.set_defaults(run=_replay)
 
+    odds = commands.add_parser("odds", help="the leg and race odds and what each action is worth")
+    odds.add_argument("log", type=Path, metavar="GAME.jsonl")
+    odds.add_argument("--json", action="store_true", help="print one JSON object")
+    odds.add_argument("--upto", type=int, metavar="N",
+                      help="the odds after the first N actions (0: the start)")
+    odds.add_argument("--seed", type=int, default=SEED, help="the race simulation's seed")
+    odds.set_defaults(run=_odds)
+
     actions = commands.add_parser("actions", help="list the actions open to the player to act")
     actions.add_argument("log", type=Path, metavar="GAME.jsonl")
     actions.set_defaults(run=_actions)
@@ -66,6 +75,15 @@ def _replay(args: argparse.Namespace) -> None:
     state = game.state if args.upto is None else game.state_after(args.upto)
     view = game.rules.state_json(state)
     print(json.dumps(view) if args.json else standings_text(view))
+
+
+def _odds(args: argparse.Namespace) -> None:
+    game = load_game(args.log)
+    state = game.state if args.upto is None else game.state_after(args.upto)
+    if game.rules.game not in ODDS:
+        raise CompanionError(f"there are no odds for {game.rules.game} yet")
+    odds = ODDS[game.rules.game](state, seed=args.seed)
+    print(json.dumps(odds) if args.json else odds_text(odds, state.player_to_act))
 
 
 def _actions(args: argparse.Namespace) -> None:

@@ -51,3 +51,42 @@ def _holdings(player: dict[str, Any]) -> str:
     if player.get("partner"):
         parts.append(f"partner {player['partner']}")
     return "  (" + "; ".join(parts) + ")" if parts else ""
+
+
+def odds_text(odds: dict[str, Any], player: str | None) -> str:
+    """The `odds --json` object as three short tables: the leg, the race, the best actions."""
+    camels = list(odds["leg"])
+    width = max(len(c) for c in camels)
+    places = len(next(iter(odds["leg"].values())))
+    lines = ["Leg (exact)".ljust(width + 2) + "".join(f"{_ordinal(k + 1):>7}"
+                                                     for k in range(places))]
+    for camel, chances in odds["leg"].items():
+        lines.append(f"  {camel:<{width}}" + "".join(f"{p:>7.1%}" for p in chances))
+    race = odds["race"]
+    how = ("exact" if not race["races"] else
+           f"{race['races']:,} races, standard error {race['stderr']:.1%}")
+    lines += ["", f"Race ({how})".ljust(width + 2) + f"{'win':>7}{'lose':>7}"]
+    for camel in camels:
+        lines.append(f"  {camel:<{width}}{race['winner'][camel]:>7.1%}"
+                     f"{race['loser'][camel]:>7.1%}")
+    if odds["actions"]:
+        lines += ["", f"What each action is worth to {player}, in coins:"]
+        lines += [f"  {a['ev']:+6.2f}  {_action_words(a['action'])}" for a in odds["actions"]]
+    return "\n".join(lines)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th'))}"
+
+
+def _action_words(action: dict[str, Any]) -> str:
+    kind = action["action"]
+    if kind == "leg_bet":
+        return f"leg bet on {action['camel']}"
+    if kind == "race_bet":
+        return f"{action['pile']} card on {action['camel']}"
+    if kind == "partnership":
+        return f"partnership with {action['with']}"
+    if "space" in action:
+        return f"{kind.replace('_', ' ')} on {action['space']}, {action['side']}"
+    return "roll (take a pyramid ticket)" if kind == "roll" else kind.replace("_", " ")

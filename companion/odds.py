@@ -26,7 +26,7 @@ from companion.rules.camelup import (
     TilePlacement,
     legal_actions,
 )
-from companion.tracks import Layout, crazy_camel_to_move, move, tile_sides
+from companion.tracks import Layout, crazy_camel_to_move, move, target, tile_at, tile_sides
 
 RACES = 10_000
 """Races simulated by default: the largest standard error of a probability is then 0.5%."""
@@ -141,17 +141,75 @@ def _outcomes(layout: Layout, dice: tuple[str, ...], pos: np.ndarray, height: np
     return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
 
 
-def _merge(pos: np.ndarray, height: np.ndarray, mask: np.ndarray,
-           prob: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Rows holding the same track and the same dice left become one, their chances added."""
+def _merge(pos: np.ndarray, height: np.ndarray, mask: np.ndarray, prob: np.ndarray,
+           tiles: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """Rows holding the same track and the same dice left become one, their chances added.
+
+    With `tiles` (the candidate tiles each row stands for) those must be the same too.
+    """
     if not len(prob):
-        return pos, height, mask, prob
+        return (pos, height, mask, prob) if tiles is None else (pos, height, mask, prob, tiles)
     cells = (pos.astype(np.int64) + 8) | (height.astype(np.int64) << 5)
     key = mask << (8 * pos.shape[1])
     for column in range(pos.shape[1]):
         key |= cells[:, column] << (8 * column)
-    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return pos[first], height[first], mask[first], np.bincount(inverse, prob, len(unique))
+    if tiles is None:
+        unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        return pos[first], height[first], mask[first], np.bincount(inverse, prob, len(unique))
+    order = np.lexsort((tiles, key))
+    key, tiles_sorted = key[order], tiles[order]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (key[1:] != key[:-1]) | (tiles_sorted[1:] != tiles_sorted[:-1])
+    group = np.cumsum(starts) - 1
+    first = order[starts]
+    return (pos[first], height[first], mask[first], np.bincount(group, prob[order]),
+            tiles[first])
+
+
+def tile_landings(state: State, owner: str,
+                  placements: list[tuple[int, int]]) -> dict[tuple[int, int], float]:
+    """The landings expected this leg on `owner`'s tile at each placement (space, +1 or -1).
+
+    Each placement is a leg of its own, with the owner's tile there and nowhere else. Rather
+    than going through each apart, a row stands for the set of placements under which its
+    track is the same, and splits only when a unit lands on one of their spaces.
+    """
+    edition = state.edition
+    layout = Layout.of(edition)
+    forward = edition.tile_sides[0]
+    codes = layout.tile_codes({space: 1 if tile.side == forward else -1
+                               for space, tile in state.tiles if tile.owner != owner})
+    dice = state.dice_in_pyramid
+    landings = np.zeros(2 * (edition.spaces + 2))
+    pos, height = layout.rows(state)
+    mask = np.array([(1 << len(dice)) - 1], dtype=np.int64)
+    prob = np.ones(1)
+    tiles = np.array([sum(1 << (2 * space + (code < 0)) for space, code in placements)],
+                     dtype=np.int64)
+    rolls = edition.dice_per_leg - len(state.dice_out)
+    for step in range(0 if state.finished else rolls):
+        if not len(prob):
+            break
+        parent, camel, steps, p, bit = _outcomes(layout, dice, pos, height, mask=mask,
+                                                 prob=prob / (len(dice) - step))
+        pos, height, mask, held = pos[parent], height[parent], mask[parent] & ~bit, tiles[parent]
+        space = np.clip(target(layout, pos, camel, steps), 0, edition.spaces + 1).astype(np.int64)
+        ahead, behind = held & (1 << (2 * space)), held & (1 << (2 * space + 1))
+        rest = held & ~(ahead | behind)
+        rows = [np.flatnonzero(rest), np.flatnonzero(ahead), np.flatnonzero(behind)]
+        code = np.concatenate([tile_at(codes, space[rows[0]]),
+                               np.ones(len(rows[1]), np.int16), -np.ones(len(rows[2]), np.int16)])
+        landings += np.bincount(np.concatenate([2 * space[rows[1]], 2 * space[rows[2]] + 1]),
+                                np.concatenate([p[rows[1]], p[rows[2]]]), len(landings))
+        tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
+        every = np.concatenate(rows)
+        pos, height, _ = move(layout, pos[every], height[every], camel[every], steps[every],
+                              codes=codes, code=code)
+        going = ~layout.finished(pos)
+        pos, height, mask, prob, tiles = _merge(pos[going], height[going], mask[every][going],
+                                                p[every][going], tiles[going])
+    return {(space, code): float(landings[2 * space + (code < 0)])
+            for space, code in placements}
 
 
 def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEED) -> RaceOdds:
@@ -213,15 +271,24 @@ def action_values(state: State, leg: LegOdds, race: RaceOdds) -> list[tuple[Acti
     index = {camel: i for i, camel in enumerate(leg.camels)}
     first, second = leg.places[:, 0], leg.places[:, 1]
     me = state.player_to_act
+    assert me is not None
+    legal = legal_actions(state)
+    forward = state.edition.tile_sides[0]
+
+    def placement(tile: TilePlacement) -> tuple[int, int]:
+        return tile.space, 1 if tile.side == forward else -1
+
+    tiles = tile_landings(state, me, [placement(a) for a in legal
+                                      if isinstance(a, TilePlacement)])
     values: list[tuple[Action, float]] = []
-    for action in legal_actions(state):
+    for action in legal:
         if isinstance(action, LegBet):
             i, top = index[action.camel], state.leg_tickets_left(action.camel)[0]
             value = top * first[i] + second[i] - (1 - first[i] - second[i])
         elif isinstance(action, Roll):
             value = 1.0
         elif isinstance(action, TilePlacement):
-            value = _tile_value(state, action)
+            value = tiles[placement(action)]
         elif isinstance(action, RaceBet):
             odds = race.winner if action.pile == "winner" else race.loser
             cards = [c for c in state.pile(action.pile) if c.player != me]
@@ -231,15 +298,6 @@ def action_values(state: State, leg: LegOdds, race: RaceOdds) -> list[tuple[Acti
             value = _partner_value(state, leg, action.partner)
         values.append((action, float(value)))
     return sorted(values, key=lambda item: -item[1])
-
-
-def _tile_value(state: State, action: TilePlacement) -> float:
-    """The landings expected on the tile once placed; the player's tile leaves its old space."""
-    forward = state.edition.tile_sides[0]
-    tiles = {space: 1 if tile.side == forward else -1
-             for space, tile in state.tiles if tile.owner != action.player}
-    tiles[action.space] = 1 if action.side == forward else -1
-    return leg_odds(state, tiles).landings.get(action.space, 0.0)
 
 
 def _finish_card_value(state: State, chance: float, others: int) -> float:

@@ -71,14 +71,25 @@ def tile_sides(state: State) -> dict[int, int]:
     return {space: 1 if tile.side == forward else -1 for space, tile in state.tiles}
 
 
+def target(layout: Layout, pos: np.ndarray, camel: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """The space each row's moving camel reaches before any tile acts."""
+    return pos[np.arange(len(camel)), camel] + layout.direction[camel] * steps
+
+
+def tile_at(codes: np.ndarray, space: np.ndarray) -> np.ndarray:
+    """The tile code on each space; 0 off the track."""
+    return codes[np.clip(space + MARGIN, 0, len(codes) - 1)]
+
+
 def move(layout: Layout, pos: np.ndarray, height: np.ndarray, camel: np.ndarray,
          steps: np.ndarray, *, codes: np.ndarray, tiles_on: np.ndarray | None = None,
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+         code: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Move `camel[i]` by `steps[i]` on row i, carrying what is above it.
 
     Tiles act on every row, or only where `tiles_on` is true (they leave the track at the end
-    of a leg). Returns the new positions and heights and, per row, the space of the tile the
-    unit landed on (0 where it landed on none), so callers can pay the tile's owner.
+    of a leg); `code`, if given, is the tile each row's unit lands on, whatever `codes` say.
+    Returns the new positions and heights and, per row, the space of the tile the unit landed
+    on (0 where it landed on none), so callers can pay the tile's owner.
     """
     rows = np.arange(len(camel))
     start = pos[rows, camel]
@@ -87,7 +98,8 @@ def move(layout: Layout, pos: np.ndarray, height: np.ndarray, camel: np.ndarray,
     movers = (pos == start[:, None]) & (height >= level[:, None])
     count = movers.sum(axis=1, dtype=np.int16)
     target = start + ahead * steps
-    code = codes[np.clip(target + MARGIN, 0, len(codes) - 1)]
+    if code is None:
+        code = tile_at(codes, target)
     if tiles_on is not None:
         code = np.where(tiles_on, code, 0)
     final = target + ahead * code

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.game import Game
-from companion.odds import leg_odds, odds_json, race_odds, simulate_race
+from companion.odds import leg_odds, odds_json, race_odds, simulate_race, tile_landings
 from companion.rules.camelup import Roll, State, apply
 from tests.play import HEADERS, random_action
 
@@ -236,3 +236,18 @@ def test_odds_leave_the_state_untouched():
     before = replace(state)
     odds_json(state)
     assert state == before
+
+
+@pytest.mark.parametrize("name", sorted(HEADERS))
+def test_all_tile_placements_at_once_match_each_placement_on_its_own(name):
+    for state in random_positions(name, seed=11, count=4, rolls_left=5):
+        me = state.player_to_act
+        others = {s: (1 if t.side == state.edition.tile_sides[0] else -1)
+                  for s, t in state.tiles if t.owner != me}
+        placements = [(space, code) for space in range(2, 17) for code in (1, -1)
+                      if state.track.is_empty_at(space) and not {space - 1, space, space + 1}
+                      & set(others)]
+        together = tile_landings(state, me, placements)
+        for space, code in placements:
+            alone = leg_odds(state, {**others, space: code}).landings.get(space, 0.0)
+            assert together[space, code] == pytest.approx(alone, abs=1e-12)

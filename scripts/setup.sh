@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make .venv with camel-companion installed, on a fresh Debian-based machine (Raspberry Pi OS,
-# Debian, Ubuntu). Usage: scripts/setup.sh [EXTRAS], e.g. scripts/setup.sh test
+# Debian, Ubuntu). Usage: scripts/setup.sh [EXTRA], e.g. scripts/setup.sh test
+# NumPy and OpenCV come from PyPI here (the "opencv" extra); scripts/install-pi.sh is the Pi's.
 # With "test", Debian's Chromium is installed too: the browser tests drive it through
 # Playwright, whose own browser download is never used.
 set -euo pipefail
@@ -19,7 +20,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${1:+[$1]}"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[opencv${1:+,$1}]"
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium

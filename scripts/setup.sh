@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make .venv with camel-companion installed, on a fresh Debian-based machine (Raspberry Pi OS,
 # Debian, Ubuntu). Usage: scripts/setup.sh [EXTRA], e.g. scripts/setup.sh test
-# NumPy and OpenCV come from PyPI here (the "opencv" extra); scripts/install-pi.sh is the Pi's.
+# NumPy and OpenCV come from PyPI here (the "opencv" extra); a Pi uses its distribution's.
 # With "test", Debian's Chromium is installed too: the browser tests drive it through
 # Playwright, whose own browser download is never used.
 set -euo pipefail

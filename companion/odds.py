@@ -132,9 +132,10 @@ def _outcomes(layout: Layout, dice: tuple[str, ...], pos: np.ndarray, height: np
             faces = [(np.full(len(rows), layout.column(die), dtype=np.int16), value)
                      for value in (1, 2, 3)]
         else:
-            numerals = [np.full(len(rows), layout.racing + i, dtype=np.int16) for i in (0, 1)]
-            faces = [(crazy_camel_to_move(layout, pos[rows], height[rows], numeral), value)
-                     for value in (1, 2, 3) for numeral in numerals]
+            chosen = [crazy_camel_to_move(layout, pos[rows], height[rows],
+                                          np.full(len(rows), layout.racing + i, dtype=np.int16))
+                      for i in (0, 1)]
+            faces = [(camel, value) for value in (1, 2, 3) for camel in chosen]
         for camel, value in faces:
             parts.append((rows, camel, np.full(len(rows), value, dtype=np.int16),
                           prob[rows] / len(faces), np.full(len(rows), bit, dtype=np.int64)))

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from companion import serve
 from companion.errors import CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.odds import ODDS, SEED
@@ -67,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games in a store")
     games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
     games.set_defaults(run=_games)
+    serve.add_command(commands)
     return parser
 
 

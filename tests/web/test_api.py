@@ -1,0 +1,232 @@
+"""The JSON API: every route, and every way a call can be refused without changing anything."""
+
+import json
+
+import pytest
+
+from companion.gamelog import read_game
+from tests.web.conftest import HEADER, PIN, ROLL, csrf
+from web import create_app
+
+WITH_PIN = {"X-Table-Pin": PIN}
+BET = {"player": "Bob", "action": "leg_bet", "camel": "green"}
+
+
+def version(client):
+    return client.get("/api/state").json["version"]
+
+
+def test_the_state_has_every_replay_field_and_what_the_page_needs(client, table):
+    state = client.get("/api/state")
+    assert state.status_code == 200
+    assert state.mimetype == "application/json"
+    game = read_game([json.dumps(HEADER)])
+    replay = game.rules.state_json(game.state)
+    assert {k: state.json[k] for k in replay} == replay
+    assert {"version", "history", "corrections", "legal", "if_leg_ended", "pieces", "odds",
+            "camera"} <= set(state.json)
+    assert state.json["history"] == []
+    assert state.json["camera"] == {"on": False}
+    assert state.headers["Cache-Control"] == "no-store"
+
+
+def test_an_action_with_the_pin_in_a_header_is_played_and_answered_with_the_new_state(client):
+    answer = client.post("/api/actions", json=ROLL, headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert answer.json["track"]["4"] == ["blue"]
+    assert answer.json["history"][0]["action"] == ROLL
+    assert client.get("/api/state").json == answer.json
+
+
+def test_a_trusted_phone_plays_with_its_session_and_csrf_token(host):
+    client, headers = host
+    answer = client.post("/api/actions", json=ROLL, headers=headers)
+    assert answer.status_code == 200, answer.json
+    assert answer.json["turn"] == "Bob"
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("post", "/api/actions"), ("post", "/api/undo"), ("put", "/api/actions/0"),
+    ("post", "/api/actions/0"), ("delete", "/api/actions/0"), ("put", "/api/viewer")])
+def test_a_watcher_cannot_change_anything(client, method, path):
+    before = version(client)
+    answer = getattr(client, method)(path, json=ROLL, headers={"X-CSRF-Token": csrf(client)})
+    assert answer.status_code == 401
+    assert "PIN" in answer.json["error"]
+    assert version(client) == before
+
+
+def test_a_session_call_without_its_csrf_token_is_refused(host):
+    client, _ = host
+    before = version(client)
+    for token in (None, "forged"):
+        headers = {} if token is None else {"X-CSRF-Token": token}
+        answer = client.post("/api/actions", json=ROLL, headers=headers)
+        assert answer.status_code == 403
+        assert "X-CSRF-Token" in answer.json["error"]
+    assert version(client) == before
+
+
+def test_a_call_from_another_site_is_refused_even_with_the_pin(client):
+    answer = client.post("/api/actions", json=ROLL,
+                         headers={**WITH_PIN, "Origin": "http://evil.example"})
+    assert answer.status_code == 403
+    assert "another site" in answer.json["error"]
+    same = client.post("/api/actions", json=ROLL, headers={**WITH_PIN, "Origin": "http://localhost"})
+    assert same.status_code == 200
+
+
+def test_a_wrong_pin_is_refused_and_too_many_make_every_try_wait(client):
+    for _ in range(5):
+        answer = client.post("/api/actions", json=ROLL, headers={"X-Table-Pin": "0000"})
+        assert answer.status_code == 403
+        assert answer.json["error"].startswith("wrong PIN")
+    locked = client.post("/api/actions", json=ROLL, headers=WITH_PIN)
+    assert locked.status_code == 429
+    assert "wait 6" in locked.json["error"] or "wait 61" in locked.json["error"]
+    other = client.post("/api/actions", json=ROLL, headers=WITH_PIN,
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200
+    assert client.get("/api/state").json["version"] == 2
+
+
+def test_the_wrong_pin_limit_lifts_after_its_window(table):
+    now = [0.0]
+    app = create_app(table, {"PIN": PIN, "PIN_TRIES": 2, "PIN_WINDOW": 10.0,
+                             "CLOCK": lambda: now[0]})
+    client = app.test_client()
+    for _ in range(2):
+        client.post("/api/undo", headers={"X-Table-Pin": "1"})
+    assert client.post("/api/undo", headers=WITH_PIN).status_code == 429
+    now[0] = 10.5
+    assert client.post("/api/actions", json=ROLL, headers=WITH_PIN).status_code == 200
+
+
+def test_many_addresses_together_are_limited_too(table):
+    app = create_app(table, {"PIN": PIN, "PIN_TRIES": 2})
+    client = app.test_client()
+    for n in range(8):
+        client.post("/api/undo", headers={"X-Table-Pin": "1"},
+                    environ_base={"REMOTE_ADDR": f"10.0.0.{n}"})
+    answer = client.post("/api/undo", headers=WITH_PIN, environ_base={"REMOTE_ADDR": "10.0.1.1"})
+    assert answer.status_code == 429
+
+
+@pytest.mark.parametrize(("body", "kind", "status", "error"), [
+    ('{"player": "Ann", "action": "roll", "die": "blue", "value": 4}', "application/json", 422,
+     '"value" must be from 1 to 3, not 4'),
+    ('{"player": "Bob", "action": "leg_bet", "camel": "blue"}', "application/json", 422,
+     "it is Ann's turn, not Bob's"),
+    ('{"player": "Ann", "action": "fly"}', "application/json", 422, "has no action 'fly'"),
+    ("{not json", "application/json", 400, "not valid JSON"),
+    ('["roll"]', "application/json", 400, "must be a JSON object"),
+    ('{"player": "Ann"}', "text/plain", 415, "Content-Type: application/json"),
+    ("", "application/json", 400, "not valid JSON"),
+])
+def test_a_bad_action_is_refused_in_one_line_and_changes_nothing(client, body, kind, status,
+                                                                   error):
+    before = client.get("/api/state").json
+    answer = client.post("/api/actions", data=body, content_type=kind, headers=WITH_PIN)
+    assert answer.status_code == status
+    assert set(answer.json) == {"error"}
+    assert error in answer.json["error"]
+    assert client.get("/api/state").json == before
+
+
+def test_a_body_too_large_is_refused(client):
+    answer = client.post("/api/actions", data="{" + " " * 70000 + "}",
+                         content_type="application/json", headers=WITH_PIN)
+    assert answer.status_code == 413
+    assert "error" in answer.json
+
+
+@pytest.mark.parametrize("lines", [[ROLL, BET]])
+def test_undo_takes_back_the_last_action(client):
+    answer = client.post("/api/undo", headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert [h["action"] for h in answer.json["history"]] == [ROLL]
+    assert answer.json["corrections"][0]["kind"] == "undo"
+    assert answer.json["corrections"][0]["was"] == BET
+
+
+def test_undo_with_nothing_played_is_refused(client):
+    answer = client.post("/api/undo", headers=WITH_PIN)
+    assert answer.status_code == 409
+    assert answer.json == {"error": "there is nothing to undo: no action has been played"}
+
+
+@pytest.mark.parametrize("lines", [[ROLL, BET]])
+def test_a_past_roll_is_corrected_and_shown_as_corrected(client):
+    answer = client.put("/api/actions/0", json={**ROLL, "value": 1}, headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert answer.json["track"]["2"] == ["green", "blue"]
+    entry = answer.json["history"][0]
+    assert entry["action"]["value"] == 1
+    assert entry["correction"]["kind"] == "replace"
+    assert entry["correction"]["was"] == ROLL
+    assert answer.json["history"][1]["correction"] is None
+
+
+@pytest.mark.parametrize("lines", [[ROLL, {"player": "Bob", "action": "roll", "die": "green",
+                                           "value": 1}]])
+def test_a_correction_that_breaks_a_later_action_is_refused_naming_it(client):
+    before = client.get("/api/state").json
+    answer = client.put("/api/actions/0", json={**ROLL, "die": "green"}, headers=WITH_PIN)
+    assert answer.status_code == 422
+    assert answer.json["error"].startswith("that would make action 2 illegal")
+    assert client.get("/api/state").json == before
+
+
+@pytest.mark.parametrize("lines", [[ROLL, BET]])
+def test_a_past_action_is_deleted_and_the_rest_replayed(client):
+    answer = client.delete("/api/actions/1", headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert [h["action"] for h in answer.json["history"]] == [ROLL]
+    assert answer.json["corrections"][-1] == {**answer.json["corrections"][-1],
+                                              "kind": "delete", "index": 1, "was": BET}
+
+
+@pytest.mark.parametrize("lines", [[ROLL]])
+def test_a_forgotten_action_is_inserted(client):
+    answer = client.post("/api/actions/0", json={"player": "Ann", "action": "leg_bet",
+                                                 "camel": "blue"}, headers=WITH_PIN)
+    assert answer.status_code == 422
+    assert "it is Bob's turn" in answer.json["error"]
+    answer = client.post("/api/actions/1", json=BET, headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert answer.json["history"][1]["correction"]["kind"] == "insert"
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("put", "/api/actions/5"), ("delete", "/api/actions/5"), ("post", "/api/actions/5")])
+def test_an_action_that_is_not_there_is_refused(client, method, path):
+    answer = getattr(client, method)(path, json=ROLL, headers=WITH_PIN)
+    assert answer.status_code == 409
+    assert "the game has 0" in answer.json["error"]
+
+
+def test_unknown_routes_and_methods_answer_json(client):
+    assert client.get("/api/nothing").status_code == 404
+    assert "error" in client.get("/api/nothing").json
+    assert client.delete("/api/actions/-1", headers=WITH_PIN).status_code == 404
+    wrong = client.get("/api/actions")
+    assert wrong.status_code == 405
+    assert "error" in wrong.json
+    assert "POST" in wrong.headers["Allow"]
+
+
+@pytest.mark.parametrize("lines", [[ROLL, BET, {"player": "Cy", "action": "race_bet",
+                                                "pile": "loser", "camel": "orange"}]])
+def test_overall_bets_are_masked_for_every_viewer_but_their_own_player(client):
+    anyone = client.get("/api/state").json
+    assert anyone["race_bets"]["loser"] == [{"player": "Cy", "camel": None}]
+    assert anyone["history"][2]["action"]["camel"] is None
+    assert client.get("/api/state", headers=WITH_PIN).json == anyone
+    csrf_headers = {"X-CSRF-Token": csrf(client)}
+    assert client.post("/api/pin", json={"pin": PIN, "player": "Cy"},
+                       headers=csrf_headers).status_code == 200
+    own = client.get("/api/state").json
+    assert own["race_bets"]["loser"] == [{"player": "Cy", "camel": "orange"}]
+    assert client.put("/api/viewer", json={"player": "Bob"},
+                      headers=csrf_headers).json["player"] == "Bob"
+    assert client.get("/api/state").json["race_bets"]["loser"][0]["camel"] is None

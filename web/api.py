@@ -1,0 +1,81 @@
+"""The JSON API: the state, and every change a phone can make to the game (docs/api.md).
+
+Each change is handed to the table as a command and answered with the state after it, as
+this phone may see it; a refused change answers 4xx {"error": ...} and has changed nothing.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import TimeoutError as AnswerTimeout
+from typing import Any
+
+from flask import Blueprint, abort, current_app
+
+from companion.errors import CompanionError, IllegalAction, NothingToUndo
+from web.auth import json_body, trusted, viewer
+from web.context import current_table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def state_response(snapshot: Any, status: int = 200) -> Any:
+    """A snapshot as the asking phone may see it, as JSON text built once per viewer."""
+    return current_app.response_class(snapshot.text_for(viewer().player), status=status,
+                                      mimetype="application/json")
+
+
+@bp.get("/state")
+def state() -> Any:
+    """The game now: the `replay --json` fields, the history, and what the page needs."""
+    return state_response(current_table().snapshot)
+
+
+@bp.post("/actions")
+@trusted
+def push() -> Any:
+    """Play one action, in the game-log form."""
+    return _change("push", json_body())
+
+
+@bp.post("/undo")
+@trusted
+def undo() -> Any:
+    """Take back the last action."""
+    json_body(required=False)
+    return _change("undo")
+
+
+@bp.put("/actions/<int:index>")
+@trusted
+def replace(index: int) -> Any:
+    """Put another action in place of action `index` (0-based, as in `history`)."""
+    return _change("replace", index, json_body())
+
+
+@bp.post("/actions/<int:index>")
+@trusted
+def insert(index: int) -> Any:
+    """Put a forgotten action before action `index` (the number of actions: at the end)."""
+    return _change("insert", index, json_body())
+
+
+@bp.delete("/actions/<int:index>")
+@trusted
+def delete(index: int) -> Any:
+    """Strike action `index` as if it had never been played; the rest is replayed."""
+    return _change("delete", index)
+
+
+def _change(name: str, *args: Any) -> Any:
+    table = current_table()
+    try:
+        snapshot = getattr(table, name)(*args)
+    except NothingToUndo as e:
+        abort(409, str(e))
+    except IllegalAction as e:
+        abort(422, str(e))
+    except CompanionError as e:
+        abort(409, str(e))
+    except AnswerTimeout:
+        abort(503, "the table did not answer in time; look at the state before trying again")
+    return state_response(snapshot)

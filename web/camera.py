@@ -1,0 +1,67 @@
+"""The camera view: what the table's camera sees, with what its reader drew on it.
+
+The table may have no camera (`table.camera` is None): the page then says the camera is off.
+A camera is any object with `wait_for_frame(after, timeout) -> (number, jpeg_bytes) | None`,
+giving the first frame numbered above `after`, already annotated by the reader (board,
+roll zone, each die found with its reading and confidence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify
+
+from web.context import current_table
+from web.events import Streams, held
+
+bp = Blueprint("camera", __name__)
+
+BOUNDARY = "frame"
+FRAME_WAIT = 5.0
+"""Seconds to wait for a frame; a stream with none for that long ends (the page retries)."""
+
+
+def _camera() -> Any:
+    camera = getattr(current_table(), "camera", None)
+    if camera is None:
+        abort(404, "the camera is off: log rolls by hand on the page")
+    return camera
+
+
+@bp.get("/api/camera")
+def status() -> Any:
+    """Whether the table has a camera now."""
+    return jsonify(on=getattr(current_table(), "camera", None) is not None)
+
+
+@bp.get("/camera.jpg")
+def still() -> Any:
+    """The camera's latest frame."""
+    found = _camera().wait_for_frame(-1, FRAME_WAIT)
+    if found is None:
+        abort(404, "the camera has no picture yet")
+    return Response(found[1], mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/camera.mjpg")
+def motion() -> Any:
+    """Every new frame as it comes, as MJPEG (multipart/x-mixed-replace)."""
+    camera, table = _camera(), current_table()
+    streams: Streams = current_app.extensions["streams"]
+    streams.open()
+
+    def frames() -> Iterator[bytes]:
+        last = -1
+        while not table.is_closed:
+            found = camera.wait_for_frame(last, FRAME_WAIT)
+            if found is None:
+                return
+            last, jpeg = found
+            yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
+                   f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
+
+    return Response(held(frames(), streams),
+                    mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                    headers={"Cache-Control": "no-store"})

@@ -1,0 +1,37 @@
+"""The dashboard page: one HTML shell with the current state in it; the script keeps it live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, make_response, render_template, request
+
+from web.auth import viewer
+from web.context import current_table
+from web.translations import choose
+
+bp = Blueprint("pages", __name__)
+
+LANGUAGE_COOKIE = "lang"
+A_YEAR = 365 * 24 * 3600
+
+
+@bp.get("/")
+def dashboard() -> Any:
+    """The page every phone at the table opens; `?lang=fr` picks and remembers a language."""
+    languages = current_app.extensions["languages"]
+    asked = [request.args.get("lang", ""), request.cookies.get(LANGUAGE_COOKIE, "")]
+    lang = choose(languages, [*asked, *request.accept_languages.values()])
+    me = viewer()
+    boot = {
+        "lang": lang,
+        "words": languages[lang],
+        "languages": {code: words["_language"] for code, words in languages.items()},
+        "viewer": me.to_json(),
+        "state": current_table().snapshot.json_for(me.player),
+    }
+    response = make_response(render_template("dashboard.html", lang=lang, t=languages[lang],
+                                             boot=boot, languages=boot["languages"]))
+    if request.args.get("lang") in languages:
+        response.set_cookie(LANGUAGE_COOKIE, lang, max_age=A_YEAR, samesite="Lax")
+    return response

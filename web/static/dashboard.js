@@ -144,6 +144,8 @@
   }
 
   let toastTimer = null;
+  $("toast").addEventListener("click", () => { $("toast").hidden = true; });
+
   function toast(message, isError = false) {
     const box = $("toast");
     box.textContent = message;
@@ -417,8 +419,7 @@
     const partners = snap.pieces.partnerships;
     table.append(el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, t("col.player")), el("th", { scope: "col", class: "num" }, t("col.money")),
-      el("th", { scope: "col" }, t("col.leg_bets")), el("th", { scope: "col", class: "num" }, t("col.pyramid")),
-      partners ? el("th", { scope: "col" }, t("col.partner")) : null,
+      el("th", { scope: "col" }, t("col.tickets")),
       el("th", { scope: "col", class: "num" }, t("col.if_leg_ended")))));
     const body = el("tbody");
     for (const p of snap.players) {
@@ -427,9 +428,9 @@
       body.append(el("tr", { class: (p.name === snap.turn ? "to-act" : "") + (p.name === me.player ? " me" : "") },
         el("th", { scope: "row" }, p.name === snap.turn ? "\u25B6 " : "", p.name, p.name === me.player ? el("span", { class: "you" }, t("you")) : null),
         el("td", { class: "num money" }, p.money),
-        el("td", {}, p.leg_bets.map((b) => chip(b.camel, colour(b.camel) + " " + b.value))),
-        el("td", { class: "num" }, p.pyramid_tickets || ""),
-        partners ? el("td", {}, p.partner || "") : null,
+        el("td", { class: "tickets" }, p.leg_bets.map((b) => chip(b.camel, colour(b.camel) + " " + b.value)),
+          p.pyramid_tickets ? el("span", { class: "chip pyramid-chip", dataset: { pyramid: p.pyramid_tickets } }, t("pyramid.count", { count: p.pyramid_tickets })) : null,
+          partners && p.partner ? el("span", { class: "chip partner-chip" }, t("partner.with", { player: p.partner })) : null),
         el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + l.reason).join("\n") },
           snap.finished ? "" : signed(net))));
     }

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify
 
 from web.context import current_table
-from web.events import Streams, held
+from web.events import Held, Streams
 
 bp = Blueprint("camera", __name__)
 
@@ -62,6 +62,6 @@ def motion() -> Any:
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
 
-    return Response(held(frames(), streams),
+    return Response(Held(frames(), streams),
                     mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers={"Cache-Control": "no-store"})

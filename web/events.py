@@ -8,7 +8,7 @@ then so a phone that went away is noticed and its thread freed.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app
@@ -45,12 +45,25 @@ def init_app(app: Flask) -> None:
     app.extensions["streams"] = Streams(app.config["MAX_STREAMS"])
 
 
-def held(stream: Iterator[bytes], streams: Streams) -> Iterator[bytes]:
-    """`stream`, counted as open until it ends or its client goes away."""
-    try:
-        yield from stream
-    finally:
-        streams.close()
+class Held:
+    """A long-lived response body counted as open until the server closes it.
+
+    WSGI servers call `close()` on the body whether or not they ever iterated it, so the
+    count is given back even when a phone goes away before its first byte.
+    """
+
+    def __init__(self, body: Generator[bytes, None, None], streams: Streams) -> None:
+        self.body, self.streams = body, streams
+        self._is_closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.body
+
+    def close(self) -> None:
+        if not self._is_closed:
+            self._is_closed = True
+            self.body.close()
+            self.streams.close()
 
 
 @bp.get("/events")
@@ -72,5 +85,5 @@ def events() -> Any:
             last = snapshot.version
             yield f"id: {last}\ndata: {snapshot.text_for(player)}\n\n".encode()
 
-    return Response(held(snapshots(), streams), mimetype="text/event-stream",
+    return Response(Held(snapshots(), streams), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

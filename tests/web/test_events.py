@@ -82,3 +82,13 @@ def test_too_many_open_pages_are_refused_until_one_closes(table):
     again.close()
     open_[1].close()
     assert app.extensions["streams"].count == 0
+
+
+def test_a_page_that_goes_away_before_its_first_byte_gives_its_place_back(table):
+    app = create_app(table, {"PIN": PIN, "MAX_STREAMS": 1})
+    client = app.test_client()
+    client.get("/api/events", buffered=False).close()
+    assert app.extensions["streams"].count == 0
+    again = client.get("/api/events", buffered=False)
+    assert again.status_code == 200
+    again.close()

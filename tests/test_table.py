@@ -204,3 +204,15 @@ def test_a_restarted_table_carries_on_where_it_stopped(tmp_path):
         view = table.snapshot.view
     assert view["track"]["3"] == ["orange", "blue"]
     assert view["history"][0]["correction"]["kind"] == "replace"
+
+
+def test_the_advice_does_not_tell_which_cards_the_player_to_act_has_laid(table):
+    first = table.push(ROLL)
+    advice = {"leg": {}, "actions": [
+        {"action": {"player": "Bob", "action": "race_bet", "pile": "winner", "camel": "blue"},
+         "ev": 1.5},
+        {"action": {"player": "Bob", "action": "leg_bet", "camel": "blue"}, "ev": 1.0}]}
+    table.publish_odds(first.version, advice)
+    snap = table.wait_for_snapshot(first.version, timeout=5)
+    assert [a["action"]["action"] for a in snap.json_for(None)["odds"]["actions"]] == ["leg_bet"]
+    assert snap.json_for("Bob")["odds"] == advice

@@ -14,22 +14,24 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from companion.odds import ODDS, RACES
 from companion.snapshot import Snapshot
-from companion.table import Table
+from companion.table import Table, TableClosed
 
 log = logging.getLogger(__name__)
 
 
-def _odds_of(state: Any, races: int) -> dict[str, Any]:
-    """Run in the worker process."""
-    return ODDS[state.edition.game](state, races=races)
+def _odds_of(game: str, state: Any, races: int | None) -> dict[str, Any] | None:
+    """Run in the worker process, which alone loads NumPy; None for a game without odds."""
+    from companion.odds import ODDS, RACES
+
+    odds = ODDS.get(game)
+    return None if odds is None else odds(state, races=RACES if races is None else races)
 
 
 class Advisor:
     """Computes the odds of each new game version in one worker process. A context manager."""
 
-    def __init__(self, table: Table, *, races: int = RACES) -> None:
+    def __init__(self, table: Table, *, races: int | None = None) -> None:
         self.table = table
         self.races = races
         self._newest: Snapshot | None = None
@@ -62,8 +64,6 @@ class Advisor:
         """On the table's thread: note the newest game version and return at once."""
         if snapshot.version != snapshot.game_version:
             return
-        if snapshot.state.edition.game not in ODDS:
-            return
         with self._wake:
             self._newest = snapshot
             self._wake.notify_all()
@@ -77,10 +77,15 @@ class Advisor:
                 snapshot, self._newest = self._newest, None
             assert snapshot is not None
             try:
-                odds = self._workers.submit(_odds_of, snapshot.state, self.races).result()
+                odds = self._workers.submit(_odds_of, snapshot.view["game"], snapshot.state,
+                                            self.races).result()
             except Exception:
                 log.exception("the odds of game version %d could not be computed",
                               snapshot.game_version)
                 continue
-            if not self.table.is_closed:
+            if odds is None:
+                continue
+            try:
                 self.table.publish_odds(snapshot.game_version, odds)
+            except TableClosed:
+                return

@@ -15,7 +15,6 @@ from pathlib import Path
 from companion import serve
 from companion.errors import CompanionError
 from companion.gamelog import dump_line, load_game
-from companion.odds import ODDS, SEED
 from companion.standings import odds_text, standings_text
 from companion.store import Store
 
@@ -48,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.add_argument("--upto", type=int, metavar="N",
                       help="the odds after the first N actions (0: the start)")
-    odds.add_argument("--seed", type=int, default=SEED, help="the race simulation's seed")
+    odds.add_argument("--seed", type=int, help="the race simulation's seed (default: fixed)")
     odds.set_defaults(run=_odds)
 
     actions = commands.add_parser("actions", help="list the actions open to the player to act")
@@ -80,11 +79,13 @@ def _replay(args: argparse.Namespace) -> None:
 
 
 def _odds(args: argparse.Namespace) -> None:
+    from companion.odds import ODDS, SEED  # NumPy is loaded for the commands that need it
+
     game = load_game(args.log)
     state = game.state if args.upto is None else game.state_after(args.upto)
     if game.rules.game not in ODDS:
         raise CompanionError(f"there are no odds for {game.rules.game} yet")
-    odds = ODDS[game.rules.game](state, seed=args.seed)
+    odds = ODDS[game.rules.game](state, seed=SEED if args.seed is None else args.seed)
     print(json.dumps(odds) if args.json else odds_text(odds, state.player_to_act))
 
 

@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("waitress").setLevel(logging.WARNING)
 
     # The web server is imported only here, so every other command starts without Flask.
-    from web import create_app  # noqa: PLC0415
-    from web.server import Server  # noqa: PLC0415
+    from web import create_app
+    from web.server import Server
 
     with Table(store_path, game_id=game_id) as table, _advisor(table, args.odds):
         app = create_app(table, {"PIN": secrets_["pin"], "SECRET_KEY": secrets_["secret_key"],

@@ -723,9 +723,12 @@ def state_json(state: State) -> dict[str, Any]:
         "leg_bets_left": {c: list(v) for c, v in state.leg_ticket_stacks},
         "race_bets": {pile: [{"player": c.player, "camel": c.camel} for c in state.pile(pile)]
                       for pile in PILES},
-        "payouts": [{"player": p.player, "amount": p.amount, "reason": p.reason}
-                    for p in state.payouts],
+        "payouts": _payouts_json(state.payouts),
     }
+
+
+def _payouts_json(payouts: tuple[Payout, ...]) -> list[dict[str, Any]]:
+    return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in payouts]
 
 
 def leg_scoring_now(state: State) -> list[dict[str, Any]]:
@@ -736,8 +739,7 @@ def leg_scoring_now(state: State) -> list[dict[str, Any]]:
     """
     if state.finished:
         return []
-    scored = _score_leg(replace(state, payouts=()))
-    return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in scored.payouts]
+    return _payouts_json(_score_leg(replace(state, payouts=())).payouts)
 
 
 def header_for(view: Mapping[str, Any]) -> dict[str, Any]:

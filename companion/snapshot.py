@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game import Game
-from companion.store import Record
+from companion.store import GAME_CHANGES, Record
 
 HIDDEN_ACTION = "race_bet"
 """The one action whose colour stays face down until the race ends: an overall bet."""
@@ -65,11 +65,14 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
             "payouts": rules.state_json(game.state_after(index + 1))["payouts"],
             "correction": origins[index] if index < len(origins) else None,
         })
+    readings = readings_view(records)
     return {
         **rules.state_json(state),
         "version": version,
         "history": history,
         "corrections": corrections,
+        "readings": readings,
+        "pending": [r for r in readings if r["outcome"] == "pending"],
         "legal": [a.to_json() for a in game.legal_actions()],
         "if_leg_ended": rules.leg_scoring_now(state),
         "pieces": pieces(game),
@@ -93,6 +96,14 @@ def pieces(game: Game) -> dict[str, Any]:
     }
 
 
+def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """Every die the camera reported, in order, with its confidence and what became of it."""
+    settled = {r.position: r.action for r in records if r.kind == "resolve"}
+    return [{"id": r.seq, **(r.action or {}), "at": r.at,
+             **({"outcome": settled[r.seq]["outcome"]} if r.seq in settled else {})}
+            for r in records if r.kind == "reading"]
+
+
 def _corrections(records: Sequence[Record]) -> tuple[list[Any], list[dict[str, Any]]]:
     """Walk the records as the store replays them: for every action now in the game, how it
     got there (None: played in turn), and every correction in the order it was made."""
@@ -100,6 +111,8 @@ def _corrections(records: Sequence[Record]) -> tuple[list[Any], list[dict[str, A
     origins: list[Any] = []
     corrections: list[dict[str, Any]] = []
     for r in records:
+        if r.kind not in GAME_CHANGES:
+            continue
         entry: dict[str, Any] = {"kind": r.kind, "index": r.position, "action": r.action,
                                  "was": None, "at": r.at}
         if r.kind == "push":

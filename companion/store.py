@@ -18,6 +18,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.game import Game
 from companion.gamelog import dump_line, game_text
+from companion.readings import Reading, Verdict
 
 SCHEMA_VERSION = 1
 
@@ -39,13 +40,23 @@ CREATE INDEX IF NOT EXISTS records_by_game ON records (game_id, seq);
 """
 
 
+GAME_CHANGES = ("push", "undo", "replace", "insert", "delete")
+"""Records that change the game; the others (a camera's reading, its resolution) sit beside it."""
+
+READING_RECORDS = ("reading", "resolve")
+
+
 class StoreError(CompanionError, OSError):
     """The store file cannot be used: not a companion store, or a record that no longer replays."""
 
 
 @dataclass(frozen=True)
 class Record:
-    """One change as stored: what was done (`kind`), to which action, and when."""
+    """One change as stored: what was done (`kind`), to which action, and when.
+
+    For a `reading` record `action` holds the reading with its outcome; a `resolve` record
+    points (`position`) at the reading it settles, `action` saying how.
+    """
 
     seq: int
     kind: str
@@ -167,6 +178,8 @@ class Store:
 
 
 def _replay(game: Game, record: Record) -> None:
+    if record.kind in READING_RECORDS:
+        return
     if record.kind == "push":
         game.push(game.parse_action(record.action or {}))
     elif record.kind == "undo":
@@ -197,31 +210,68 @@ class StoredGame:
         self.game = game
 
     def push(self, action: Any) -> None:
-        self._change("push", None, action, lambda g: g.push(action))
+        self._write([("push", None, action)], lambda g: g.push(action))
 
     def undo(self) -> Any:
         last = self.game.actions[-1] if self.game.actions else None
-        self._change("undo", None, None, lambda g: g.undo())
+        self._write([("undo", None, None)], lambda g: g.undo())
         return last
 
     def replace(self, index: int, action: Any) -> None:
-        self._change("replace", index, action, lambda g: g.replace(index, action))
+        self._write([("replace", index, action)], lambda g: g.replace(index, action))
 
     def insert(self, index: int, action: Any) -> None:
-        self._change("insert", index, action, lambda g: g.insert(index, action))
+        self._write([("insert", index, action)], lambda g: g.insert(index, action))
 
     def delete(self, index: int) -> None:
-        self._change("delete", index, None, lambda g: g.delete(index))
+        self._write([("delete", index, None)], lambda g: g.delete(index))
 
-    def _change(self, kind: str, position: int | None, action: Any, change: Any) -> None:
+    def see(self, reading: Reading, verdict: Verdict) -> int:
+        """Keep a reading with its verdict; an accepted one's roll is pushed in the same write."""
+        seen = {**reading.to_json(), "outcome": verdict.outcome, "reason": verdict.reason}
+        pushed, change = self._rolled(verdict)
+        return self._write([("reading", None, seen), *pushed], change)
+
+    def resolve(self, reading: int, outcome: str, verdict: Verdict | None = None) -> None:
+        """Settle the waiting reading numbered `reading`: accepted (with its roll) or rejected."""
+        settled = {"outcome": outcome, **({"roll": verdict.roll} if verdict else {})}
+        pushed, change = self._rolled(verdict)
+        self._write([("resolve", reading, settled), *pushed], change)
+
+    def pending(self) -> list[Record]:
+        """The readings waiting for a person's OK or NO, the oldest first."""
+        records = self.records()
+        settled = {r.position for r in records if r.kind == "resolve"}
+        return [r for r in records if r.kind == "reading" and r.action
+                and r.action["outcome"] == "pending" and r.seq not in settled]
+
+    def _rolled(self, verdict: Verdict | None) -> tuple[list[tuple[str, None, Any]], Any]:
+        """The push record of the roll a verdict makes, and the change it is, if any."""
+        if verdict is None or verdict.roll is None:
+            return [], None
+        action = self.game.parse_action(verdict.roll)
+        return [("push", None, action)], lambda g: g.push(action)
+
+    def _write(self, records: list[tuple[str, int | None, Any]], change: Any) -> int:
+        """Try `change` on a copy, then append `records` in one transaction, then take it.
+
+        Returns the number (seq) of the first record written.
+        """
         trial = self.game.copy()
-        change(trial)
-        line = None if action is None else dump_line(action.to_json())
+        if change is not None:
+            change(trial)
+        rows = [(self.id, kind, position, _json_of(data), _now())
+                for kind, position, data in records]
         with self.store.db:
-            self.store.db.execute(
-                "INSERT INTO records (game_id, kind, position, action, at) VALUES (?, ?, ?, ?, ?)",
-                (self.id, kind, position, line, _now()))
+            first = None
+            for row in rows:
+                cursor = self.store.db.execute(
+                    "INSERT INTO records (game_id, kind, position, action, at) "
+                    "VALUES (?, ?, ?, ?, ?)", row)
+                first = cursor.lastrowid if first is None else first
         self.game = trial
+        assert first is not None
+        return first
 
     def records(self) -> list[Record]:
         """Every change made to this game, in the order it was made, corrections included."""
@@ -234,6 +284,13 @@ class StoredGame:
     def export(self) -> str:
         """The game log of this game, its actions as they now stand."""
         return game_text(self.game)
+
+
+def _json_of(data: Any) -> str | None:
+    """An action, a reading or nothing, as the records table keeps it."""
+    if data is None:
+        return None
+    return dump_line(data if isinstance(data, dict) else data.to_json())
 
 
 def _now() -> str:

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, IllegalAction
+from companion.readings import CONFIDENT, Reading, confirm, judge
 from companion.snapshot import Snapshot, build_view
-from companion.store import Store, StoredGame
+from companion.store import Record, Store, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,48 @@ class Delete(Command):
 
 
 @dataclass(frozen=True)
+class Seen(Command):
+    """A die the camera saw come to rest: a roll, a reading waiting for OK/NO, or a warning."""
+
+    reading: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        reading = Reading.from_json(self.reading)
+        verdict = judge(table.stored.game, reading, confident=table.confident)
+        table.stored.see(reading, verdict)
+        return Change.GAME if verdict.roll else Change.VIEW
+
+
+@dataclass(frozen=True)
+class AcceptPending(Command):
+    """OK: a waiting reading (the oldest unless `reading` names one) becomes the roll.
+
+    `correction` may set its die, value or numeral first, as a person tapping it right does.
+    """
+
+    reading: int | None = None
+    correction: Mapping[str, Any] | None = None
+
+    def run(self, table: Table) -> Change:
+        waiting = table.waiting(self.reading)
+        vouched = {**(waiting.action or {}), **_object(self.correction or {}), "confidence": 1.0}
+        table.stored.resolve(waiting.seq, "accepted",
+                             confirm(table.stored.game, Reading.from_json(vouched)))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class RejectPending(Command):
+    """NO: a waiting reading (the oldest unless `reading` names one) is set aside, kept."""
+
+    reading: int | None = None
+
+    def run(self, table: Table) -> Change:
+        table.stored.resolve(table.waiting(self.reading).seq, "rejected")
+        return Change.VIEW
+
+
+@dataclass(frozen=True)
 class PublishOdds(Command):
     """Odds computed from the snapshot numbered `version`: shown unless the game moved on."""
 
@@ -141,10 +184,12 @@ class Table:
     """
 
     def __init__(self, store_path: str | Path, *, game_id: int | None = None,
-                 camera: Any = None) -> None:
+                 camera: Any = None, confident: float = CONFIDENT) -> None:
         self.store_path = Path(store_path)
         self.game_id = game_id
         self.camera = camera
+        self.confident = confident
+        """Readings less sure than this wait for a person's OK or NO."""
         self.when_published: list[Callable[[Snapshot], None]] = []
         """Called on the table's thread with every new snapshot; keep them quick."""
         self.odds: dict[str, Any] | None = None
@@ -241,6 +286,28 @@ class Table:
 
     def delete(self, index: int) -> Snapshot:
         return self.ask(Delete(index))
+
+    def see(self, reading: Mapping[str, Any]) -> Snapshot:
+        return self.ask(Seen(reading))
+
+    def accept_pending(self, reading: int | None = None,
+                       correction: Mapping[str, Any] | None = None) -> Snapshot:
+        return self.ask(AcceptPending(reading, correction))
+
+    def reject_pending(self, reading: int | None = None) -> Snapshot:
+        return self.ask(RejectPending(reading))
+
+    def waiting(self, reading: int | None = None) -> Record:
+        """For commands: the waiting reading numbered `reading`, or the oldest one."""
+        pending = self.stored.pending()
+        if not pending:
+            raise IllegalAction("no reading is waiting for OK or NO")
+        if reading is None:
+            return pending[0]
+        for record in pending:
+            if record.seq == reading:
+                return record
+        raise IllegalAction(f"reading {reading} is not waiting: it was settled already")
 
     def publish_odds(self, version: int, odds: Mapping[str, Any]) -> None:
         """Hand in the odds a worker computed from snapshot `version`, without waiting.

@@ -66,6 +66,30 @@ def delete(index: int) -> Any:
     return _change("delete", index)
 
 
+@bp.post("/pending/accept")
+@trusted
+def accept_pending() -> Any:
+    """OK: the waiting reading `id` (the oldest if none) becomes the roll, as read or as
+    corrected by `die`, `value` and `numeral`."""
+    body = json_body(required=False)
+    correction = {k: body[k] for k in ("die", "value", "numeral") if k in body}
+    return _change("accept_pending", _reading_id(body), correction or None)
+
+
+@bp.post("/pending/reject")
+@trusted
+def reject_pending() -> Any:
+    """NO: the waiting reading `id` (the oldest if none) is set aside, and kept."""
+    return _change("reject_pending", _reading_id(json_body(required=False)))
+
+
+def _reading_id(body: dict[str, Any]) -> int | None:
+    reading = body.get("id")
+    if reading is not None and (isinstance(reading, bool) or not isinstance(reading, int)):
+        abort(400, f'"id" must be the number of a waiting reading, not {reading!r}')
+    return reading
+
+
 def _change(name: str, *args: Any) -> Any:
     table = current_table()
     try:

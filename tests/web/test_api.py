@@ -230,3 +230,50 @@ def test_overall_bets_are_masked_for_every_viewer_but_their_own_player(client):
     assert client.put("/api/viewer", json={"player": "Bob"},
                       headers=csrf_headers).json["player"] == "Bob"
     assert client.get("/api/state").json["race_bets"]["loser"][0]["camel"] is None
+
+
+def test_ok_turns_the_oldest_waiting_reading_into_the_roll(table, client):
+    table.see({"die": "blue", "value": 2, "confidence": 0.4})
+    answer = client.post("/api/pending/accept", json={}, headers=WITH_PIN)
+    assert answer.status_code == 200
+    assert answer.json["pending"] == []
+    assert answer.json["history"][-1]["action"]["die"] == "blue"
+
+
+def test_ok_with_a_correction_rolls_what_the_person_tapped(table, client):
+    waiting = table.see({"die": "blue", "value": 5, "confidence": 0.95}).view["pending"][0]
+    answer = client.post("/api/pending/accept", headers=WITH_PIN,
+                         json={"id": waiting["id"], "die": "green", "value": 1})
+    assert answer.json["history"][-1]["action"] == {"player": "Ann", "action": "roll",
+                                                    "die": "green", "value": 1}
+
+
+def test_no_sets_the_reading_aside(table, client):
+    table.see({"die": None, "value": None, "confidence": 0.1})
+    answer = client.post("/api/pending/reject", headers=WITH_PIN)
+    assert answer.json["pending"] == [] and answer.json["readings"][0]["outcome"] == "rejected"
+
+
+@pytest.mark.parametrize(("path", "body", "status", "error"), [
+    ("/api/pending/accept", {}, 422, "no reading is waiting for OK or NO"),
+    ("/api/pending/reject", {}, 422, "no reading is waiting for OK or NO"),
+    ("/api/pending/accept", {"id": "3"}, 400, '"id" must be the number of a waiting reading'),
+    ("/api/pending/reject", {"id": 99}, 422, "no reading is waiting for OK or NO"),
+])
+def test_ok_and_no_refuse_what_is_not_waiting(client, path, body, status, error):
+    answer = client.post(path, json=body, headers=WITH_PIN)
+    assert answer.status_code == status and answer.json["error"].startswith(error)
+
+
+def test_ok_for_a_reading_that_is_not_the_waiting_one_is_refused(table, client):
+    table.see({"die": "blue", "value": 2, "confidence": 0.4})
+    answer = client.post("/api/pending/accept", json={"id": 99}, headers=WITH_PIN)
+    assert answer.status_code == 422
+    assert answer.json["error"] == "reading 99 is not waiting: it was settled already"
+    assert len(table.snapshot.view["pending"]) == 1
+
+
+def test_watchers_cannot_answer_a_waiting_reading(table, client):
+    table.see({"die": "blue", "value": 2, "confidence": 0.4})
+    assert client.post("/api/pending/accept", json={}).status_code in (401, 403)
+    assert len(table.snapshot.view["pending"]) == 1

@@ -173,6 +173,7 @@
     renderHeader();
     renderBoard();
     renderDice();
+    renderPending();
     renderControls();
     renderStandings();
     renderOdds();
@@ -317,6 +318,57 @@
     const draw = { roll: rollChoices, leg_bet: legBetChoices, tile: tileChoices, race_bet: raceBetChoices, partnership: partnerChoices }[composer.kind];
     if (draw) composerBox.append(draw());
     else composerBox.append(el("p", { class: "muted" }, t("choose_kind", { player: snap.turn })));
+  }
+
+  // A reading the camera was not sure of waits here for OK, NO, or a tap saying what it shows.
+  let correcting = {};
+
+  function renderPending() {
+    const waiting = snap.pending || [];
+    $("pending").hidden = !waiting.length;
+    $("pending-list").replaceChildren(...waiting.map(pendingItem));
+  }
+
+  function pendingItem(r) {
+    const sure = percent(r.confidence);
+    const seen = r.die && r.value
+      ? sentence("pending.seen", { die: chip(r.die, colour(r.die)), value: r.value, confidence: sure })
+      : t("pending.unread", { confidence: sure });
+    const item = el("div", { class: "pending-item", dataset: { reading: r.id } },
+      el("p", {}, seen), el("p", { class: "muted" }, r.reason));
+    if (!me.trusted || snap.finished) return item;
+    const answer = (body) => act("POST", "/api/pending/accept", { id: r.id, ...body });
+    const ok = choice(t("pending.ok"), { class: "ok", dataset: { answer: "ok" } }, () => answer({}));
+    ok.disabled = !(r.die && r.value >= 1 && r.value <= 3 && (r.die !== "grey" || r.numeral));
+    const no = choice(t("pending.no"), { class: "danger", dataset: { answer: "no" } },
+      () => act("POST", "/api/pending/reject", { id: r.id }));
+    item.append(el("div", { class: "row" }, ok, no), el("p", { class: "step" }, t("pending.correct")));
+    const mine = correcting.id === r.id ? correcting : {};
+    const dice = el("div", { class: "row", role: "group", "aria-label": t("roll.die") });
+    for (const die of snap.dice_in_pyramid) {
+      dice.append(choice(colour(die), { class: "die-button d-" + die + (mine.die === die ? " on" : ""), dataset: { die }, pressed: mine.die === die },
+        () => { correcting = { id: r.id, die }; render(); }));
+    }
+    item.append(dice);
+    if (!mine.die) return item;
+    if (mine.die === "grey") {
+      const numerals = el("div", { class: "row" });
+      for (const crazy of snap.pieces.crazy_camels) {
+        numerals.append(choice(colour(crazy), { class: "die-button d-" + crazy + (mine.numeral === crazy ? " on" : ""), dataset: { numeral: crazy }, pressed: mine.numeral === crazy },
+          () => { correcting = { ...mine, numeral: crazy }; render(); }));
+      }
+      item.append(el("p", { class: "step" }, t("roll.numeral")), numerals);
+      if (!mine.numeral) return item;
+    }
+    const values = el("div", { class: "row" });
+    for (const value of [1, 2, 3]) {
+      values.append(choice(String(value), { class: "value", dataset: { value } }, () => {
+        correcting = {};
+        answer({ die: mine.die, value, ...(mine.die === "grey" ? { numeral: mine.numeral } : {}) });
+      }));
+    }
+    item.append(el("p", { class: "step" }, t("roll.value")), values);
+    return item;
   }
 
   function choice(label, attrs, run) {

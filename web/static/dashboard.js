@@ -581,8 +581,20 @@
     }
   }
 
+  // Every die the camera reported, newest first, with what became of it.
+  function renderReadings() {
+    const readings = (snap.readings || []).slice(-12).reverse();
+    $("readings-title").hidden = !readings.length;
+    $("readings").replaceChildren(...readings.map((r) => el("li", { class: "reading r-" + r.outcome, dataset: { reading: r.id } },
+      r.die ? chip(r.die, colour(r.die)) : t("reading.unread"), " ", String(r.value ?? "?"),
+      " ", el("span", { class: "muted" }, percent(r.confidence)),
+      " ", el("span", { class: "badge" }, t("outcome." + r.outcome)),
+      r.outcome === "refused" ? el("span", { class: "muted" }, " " + r.reason) : null)));
+  }
+
   let cameraOn = null;
   function renderCamera() {
+    renderReadings();
     const on = Boolean(snap.camera && snap.camera.on);
     if (on === cameraOn) return;
     cameraOn = on;

@@ -393,3 +393,20 @@ def test_a_bad_pin_map_is_refused_in_one_line(tmp_path, text, why):
     assert why in str(refused.value)
     assert str(refused.value).startswith(str(path))
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("header", [HEADERS["camelup-2018"]])
+def test_a_second_edition_table_bets_red_and_takes_the_grey_die_on_ok(table, hands):
+    assert hands.press("red") == ACCEPTED
+    assert hands.press("loser", then=0.3) == ACCEPTED
+    assert hands.press("purple") == ACCEPTED
+    table.see({"die": "grey", "value": 2, "numeral": "black", "confidence": 0.6})
+    assert hands.wait(0.5) == WAITING
+    assert hands.press("ok") == ACCEPTED
+    view = table.snapshot.view
+    assert [e["action"] for e in view["history"]] == [
+        {"player": "Ann", "action": "leg_bet", "camel": "red"},
+        {"player": "Bob", "action": "race_bet", "pile": "loser", "camel": "purple"},
+        {"player": "Cy", "action": "roll", "die": "grey", "value": 2, "numeral": "black"}]
+    assert view["leg_bets_left"]["red"] == [3, 2, 2]
+    assert view["dice_out"] == ["grey"]

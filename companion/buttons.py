@@ -88,8 +88,8 @@ class PinMap:
                 if name not in known:
                     raise BadPinMap(f"no {kind} is called {name!r}: "
                                     f"the {kind}s are {', '.join(known)}")
-        wired = [*(("the " + n + " button", p) for n, p in self.buttons.items()),
-                 *(("the " + n + " light", p) for n, p in self.lights.items()),
+        wired = [*((f"the {n} button", p) for n, p in self.buttons.items()),
+                 *((f"the {n} light", p) for n, p in self.lights.items()),
                  *((("the buzzer", self.buzzer),) if self.buzzer is not None else ())]
         used: dict[int, str] = {}
         for what, pin in wired:
@@ -101,11 +101,12 @@ class PinMap:
             used[pin] = what
         if not isinstance(self.pull_up, bool):
             raise BadPinMap(f"pull_up is true or false, not {self.pull_up!r}")
-        for name in ("bounce_time", "hold_time", "overall_bet_time"):
+        for name, least in (("bounce_time", "0 or more"), ("hold_time", "above 0"),
+                            ("overall_bet_time", "above 0")):
             seconds = getattr(self, name)
             if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
-                    or not 0 <= seconds < math.inf or (seconds == 0 and name != "bounce_time"):
-                raise BadPinMap(f"{name} is a number of seconds above 0, not {seconds!r}")
+                    or not 0 <= seconds < math.inf or (seconds == 0 and least == "above 0"):
+                raise BadPinMap(f"{name} is a number of seconds {least}, not {seconds!r}")
         object.__setattr__(self, "buttons", MappingProxyType(dict(self.buttons)))
         object.__setattr__(self, "lights", MappingProxyType(dict(self.lights)))
 

@@ -385,14 +385,13 @@ class Panel:
         if camel not in view["leg_bets_left"]:
             self._refuse(camel, f"{view['game']} has no {camel} racing camel to bet on")
             return
-        player = view["turn"]
         if pile is None:
-            line = {"player": player, "action": "leg_bet", "camel": camel}
-            done = f"{player} took the top {camel} leg betting tile"
+            line = {"action": "leg_bet", "camel": camel}
+            done = f"the player to act took the top {camel} leg betting tile"
         else:
-            line = {"player": player, "action": "race_bet", "pile": pile, "camel": camel}
-            done = f"{player} laid an overall bet on the {pile} pile"
-        self._ask(camel, done, partial(self.table.push, line))
+            line = {"action": "race_bet", "pile": pile, "camel": camel}
+            done = f"the player to act laid an overall bet on the {pile} pile"
+        self._ask(camel, done, partial(self.table.act, line))
 
     def _is_race_over(self, button: str) -> bool:
         if self.table.snapshot.view["turn"] is None:
@@ -420,6 +419,8 @@ class Panel:
 
     def _refuse(self, button: str, reason: str) -> None:
         log.warning("%s button refused: %s", button.upper(), reason)
+        if not self.table.is_closed:
+            self.table.announce(f"{button.upper()} button: {reason}")
         now = self.clock()
         self.lights["refused"].play(REFUSED_LIGHT, now)
         self.buzzer.play(REFUSED_SOUND, now)

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,34 @@ class Push(Command):
         stored = table.stored
         stored.push(stored.game.parse_action(_object(self.line)))
         return Change.GAME
+
+
+@dataclass(frozen=True)
+class Act(Command):
+    """Play an action for whoever is to act when it runs: a button press names no player."""
+
+    line: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        stored = table.stored
+        player = stored.game.state.player_to_act
+        if player is None:
+            raise IllegalAction("the race is over: nothing more can be played")
+        stored.push(stored.game.parse_action({**_object(self.line), "player": player}))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
+class Announce(Command):
+    """A one-line notice for every page: a refused button press, a camera gone or back."""
+
+    text: str
+
+    def run(self, table: Table) -> Change:
+        number = table.notice["id"] + 1 if table.notice else 1
+        table.notice = {"id": number, "text": self.text,
+                        "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        return Change.VIEW
 
 
 @dataclass(frozen=True)
@@ -194,6 +223,8 @@ class Table:
         """Called on the table's thread with every new snapshot; keep them quick."""
         self.odds: dict[str, Any] | None = None
         """The odds of the current game version, set on the table's thread only."""
+        self.notice: dict[str, Any] | None = None
+        """The latest notice for the pages, set on the table's thread only."""
         self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
         self._published = threading.Condition()
         self._snapshot: Snapshot | None = None
@@ -274,6 +305,13 @@ class Table:
 
     def push(self, line: Mapping[str, Any]) -> Snapshot:
         return self.ask(Push(line))
+
+    def act(self, line: Mapping[str, Any]) -> Snapshot:
+        return self.ask(Act(line))
+
+    def announce(self, text: str) -> None:
+        """Show `text` on every page, without waiting."""
+        self.submit(Announce(text))
 
     def undo(self) -> Snapshot:
         return self.ask(Undo())
@@ -363,7 +401,8 @@ class Table:
             game_version = before.game_version
         stored = self.stored
         view = build_view(stored.game, stored.records(), version=version,
-                          extra={"odds": self.odds, "camera": {"on": self.camera is not None}})
+                          extra={"odds": self.odds, "notice": self.notice,
+                                 "camera": {"on": self.camera is not None}})
         snapshot = Snapshot(version, game_version, stored.game.state, view)
         with self._published:
             self._snapshot = snapshot

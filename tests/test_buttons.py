@@ -205,7 +205,15 @@ def test_a_colour_the_game_does_not_race_is_refused(table, hands, colour):
     assert hands.press("winner", then=0.3) == ACCEPTED
     assert hands.press(colour) == REFUSED
     assert hands.refusals == [f"{before.view['game']} has no {colour} racing camel to bet on"] * 2
-    assert table.snapshot.version == before.version
+    assert table.snapshot.game_version == before.game_version
+
+
+def test_a_refused_press_tells_every_page_why(table, hands):
+    before = table.snapshot
+    assert hands.press("ok") == REFUSED
+    shown = table.wait_for_snapshot(before.version, timeout=5)
+    assert shown is not None and shown.game_version == before.game_version
+    assert shown.view["notice"]["text"] == "OK button: no reading is waiting for OK or NO"
 
 
 @pytest.mark.parametrize("cancel", ["winner", "loser", "no"])

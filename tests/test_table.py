@@ -216,3 +216,27 @@ def test_the_advice_does_not_tell_which_cards_the_player_to_act_has_laid(table):
     snap = table.wait_for_snapshot(first.version, timeout=5)
     assert [a["action"]["action"] for a in snap.json_for(None)["odds"]["actions"]] == ["leg_bet"]
     assert snap.json_for("Bob")["odds"] == advice
+
+
+def test_act_plays_for_whoever_is_to_act_when_it_runs(table):
+    table.push(ROLL)
+    after = table.act({"action": "leg_bet", "camel": "green"})
+    assert after.view["history"][-1]["action"] == {"player": "Bob", "action": "leg_bet",
+                                                   "camel": "green"}
+
+
+def test_act_after_the_race_is_over_is_refused(tmp_path):
+    header = {**HEADER_2014, "start": {"16": ["blue"], "1": ["green"], "2": ["orange"],
+                                       "3": ["yellow"], "4": ["white"]}}
+    with (Table(new_store(tmp_path / "over.sqlite3", header, [ROLL])) as table,
+          pytest.raises(IllegalAction, match="the race is over")):
+        table.act({"action": "leg_bet", "camel": "green"})
+
+
+def test_a_notice_reaches_every_page_without_touching_the_game(table):
+    before = table.snapshot
+    table.announce("NO button: no reading is waiting for OK or NO")
+    shown = table.wait_for_snapshot(before.version, timeout=5)
+    assert shown.game_version == before.game_version
+    assert shown.view["notice"]["text"] == "NO button: no reading is waiting for OK or NO"
+    assert shown.view["notice"]["id"] == 1

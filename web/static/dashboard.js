@@ -120,10 +120,17 @@
     }
   }
 
+  // A notice (a refused button press, the camera gone or back) shows once, on every page.
+  let noticeSeen = snap.notice ? snap.notice.id : 0;
+
   function accept(state) {
     if (!fresh && state.version <= snap.version) return;
     fresh = false;
     snap = state;
+    if (snap.notice && snap.notice.id > noticeSeen) {
+      noticeSeen = snap.notice.id;
+      toast(snap.notice.text, true);
+    }
     if (composer.player && composer.player !== snap.turn) composer = { kind: null };
     render();
   }

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from companion.game import Game
 from companion.rules.camelup import Roll
+from companion.store import Store
 
 HEADERS = {
     "camelup-2014": {
@@ -46,3 +48,18 @@ def random_game(header: dict[str, Any], seed: int, max_actions: int = 400) -> Ga
     while not game.state.finished and len(game) < max_actions:
         game.push(random_action(game, rng))
     return game
+
+
+SPREAD_2014 = {**HEADERS["camelup-2014"],
+               "start": {"1": ["blue"], "2": ["green"], "3": ["orange"], "5": ["yellow"],
+                         "7": ["white"]}}
+"""Camels one to a space, so a test can tell every move apart."""
+
+
+def stored_game(path: Path, header: dict[str, Any] = SPREAD_2014, lines: Any = ()) -> Path:
+    """A store file at `path` holding one game with `lines` played: what a table opens."""
+    with Store(path) as store:
+        stored = store.new_game(header)
+        for line in lines:
+            stored.push(stored.game.parse_action(line))
+    return path

@@ -7,7 +7,8 @@ import pytest
 from companion.advisor import Advisor
 from companion.odds import odds_json
 from companion.table import Table
-from tests.test_table import ROLL, new_store
+from tests.play import stored_game
+from tests.test_table import ROLL
 
 RACES = 2_000
 
@@ -28,7 +29,7 @@ def odds_of(table: Table, game_version: int, wait: float = 30.0):
 
 @pytest.fixture
 def table(tmp_path):
-    with Table(new_store(tmp_path / "game.sqlite3")) as table:
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
         yield table
 
 

@@ -12,8 +12,8 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.buttons import BadPinMap, Contact, Gesture, Panel, PinMap
 from companion.table import Table
-from tests.play import HEADERS
-from tests.test_table import HEADER_2014, new_store
+from tests.play import HEADERS, stored_game
+from tests.test_table import HEADER_2014
 
 PIN_MAP = PinMap.from_toml(Path(__file__).parents[1] / "firmware_config" / "buttons.toml")
 TICK = 0.01
@@ -97,7 +97,7 @@ def header():
 
 @pytest.fixture
 def table(tmp_path, header):
-    with Table(new_store(tmp_path / "game.sqlite3", header)) as table:
+    with Table(stored_game(tmp_path / "game.sqlite3", header)) as table:
         yield table
 
 

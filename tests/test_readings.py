@@ -6,8 +6,8 @@ from companion.errors import IllegalAction
 from companion.game import Game
 from companion.readings import Reading, Verdict, judge
 from companion.table import Table
-from tests.play import HEADERS
-from tests.test_table import HEADER_2014, new_store
+from tests.play import HEADERS, stored_game
+from tests.test_table import HEADER_2014
 
 
 def reading(die="blue", value=2, confidence=0.99, numeral=None) -> Reading:
@@ -66,7 +66,7 @@ def test_a_malformed_reading_is_refused_in_one_line(line):
 
 @pytest.fixture
 def table(tmp_path):
-    with Table(new_store(tmp_path / "game.sqlite3")) as table:
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
         yield table
 
 
@@ -127,7 +127,7 @@ def test_a_reading_of_a_die_already_out_is_a_warning_never_a_roll(table):
 
 
 def test_a_waiting_reading_survives_a_restart(tmp_path):
-    path = new_store(tmp_path / "game.sqlite3")
+    path = stored_game(tmp_path / "game.sqlite3")
     with Table(path) as table:
         table.see({"die": "green", "value": 1, "confidence": 0.4})
     with Table(path) as again:

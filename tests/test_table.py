@@ -7,27 +7,17 @@ import pytest
 from companion.errors import IllegalAction, NothingToUndo
 from companion.store import Store
 from companion.table import Change, Command, Table, TableClosed
-from tests.play import HEADERS
+from tests.play import SPREAD_2014, stored_game
 
-HEADER_2014 = {**HEADERS["camelup-2014"],
-               "start": {"1": ["blue"], "2": ["green"], "3": ["orange"], "5": ["yellow"],
-                         "7": ["white"]}}
+HEADER_2014 = SPREAD_2014
 ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 3}
 BET = {"player": "Bob", "action": "leg_bet", "camel": "blue"}
 CARD = {"player": "Cy", "action": "race_bet", "pile": "winner", "camel": "green"}
 
 
-def new_store(path, header=HEADER_2014, lines=()):
-    with Store(path) as store:
-        stored = store.new_game(header)
-        for line in lines:
-            stored.push(stored.game.parse_action(line))
-    return path
-
-
 @pytest.fixture
 def table(tmp_path):
-    with Table(new_store(tmp_path / "game.sqlite3")) as table:
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
         yield table
 
 
@@ -86,7 +76,7 @@ def test_a_correction_that_breaks_a_later_action_names_it_and_changes_nothing(ta
 def test_each_history_line_says_what_it_paid(tmp_path):
     lines = [{"player": "Ann", "action": "desert_tile", "space": 6, "side": "oasis"},
              {"player": "Bob", "action": "roll", "die": "yellow", "value": 1}]
-    with Table(new_store(tmp_path / "g.sqlite3", lines=lines)) as table:
+    with Table(stored_game(tmp_path / "g.sqlite3", lines=lines)) as table:
         history = table.snapshot.view["history"]
     assert history[1]["payouts"] == [{"player": "Ann", "amount": 1,
                                       "reason": "yellow landed on Ann's desert tile on 6"}]
@@ -103,7 +93,7 @@ def test_the_standings_say_what_each_would_win_if_the_leg_ended_now(table):
 
 def test_overall_bets_stay_face_down_but_for_their_own_player(tmp_path):
     lines = [ROLL, BET, CARD]
-    with Table(new_store(tmp_path / "g.sqlite3", lines=lines)) as table:
+    with Table(stored_game(tmp_path / "g.sqlite3", lines=lines)) as table:
         snap = table.snapshot
     for viewer in (None, "Ann"):
         seen = snap.json_for(viewer)
@@ -119,7 +109,7 @@ def test_overall_bets_stay_face_down_but_for_their_own_player(tmp_path):
 def test_the_actions_open_do_not_tell_which_cards_a_player_has_laid(tmp_path):
     lines = [{"player": "Ann", "action": "race_bet", "pile": "winner", "camel": "blue"}, BET,
              {"player": "Cy", "action": "leg_bet", "camel": "blue"}]
-    with Table(new_store(tmp_path / "g.sqlite3", lines=lines)) as table:
+    with Table(stored_game(tmp_path / "g.sqlite3", lines=lines)) as table:
         snap = table.snapshot
     bets = [a for a in snap.json_for(None)["legal"] if a["action"] == "race_bet"]
     assert bets == [{"player": "Ann", "action": "race_bet", "pile": "winner", "camel": None},
@@ -134,7 +124,7 @@ def test_every_card_is_turned_face_up_when_the_race_ends(tmp_path):
                                        "4": ["yellow"], "15": ["white"]}}
     lines = [{"player": "Ann", "action": "race_bet", "pile": "winner", "camel": "white"},
              {"player": "Bob", "action": "roll", "die": "white", "value": 2}]
-    with Table(new_store(tmp_path / "g.sqlite3", header, lines)) as table:
+    with Table(stored_game(tmp_path / "g.sqlite3", header, lines)) as table:
         seen = table.snapshot.json_for(None)
     assert seen["finished"]
     assert seen["race_bets"]["winner"] == [{"player": "Ann", "camel": "white"}]
@@ -180,7 +170,7 @@ def test_a_new_kind_of_command_runs_on_the_table_thread(table):
 
 
 def test_a_closed_table_refuses_commands_and_wakes_its_readers(tmp_path):
-    table = Table(new_store(tmp_path / "g.sqlite3")).start()
+    table = Table(stored_game(tmp_path / "g.sqlite3")).start()
     table.close()
     table.close()
     assert table.is_closed
@@ -196,7 +186,7 @@ def test_a_table_without_a_game_fails_to_start(tmp_path):
 
 
 def test_a_restarted_table_carries_on_where_it_stopped(tmp_path):
-    path = new_store(tmp_path / "g.sqlite3")
+    path = stored_game(tmp_path / "g.sqlite3")
     with Table(path) as table:
         table.push(ROLL)
         table.replace(0, {**ROLL, "value": 2})
@@ -228,7 +218,7 @@ def test_act_plays_for_whoever_is_to_act_when_it_runs(table):
 def test_act_after_the_race_is_over_is_refused(tmp_path):
     header = {**HEADER_2014, "start": {"16": ["blue"], "1": ["green"], "2": ["orange"],
                                        "3": ["yellow"], "4": ["white"]}}
-    with (Table(new_store(tmp_path / "over.sqlite3", header, [ROLL])) as table,
+    with (Table(stored_game(tmp_path / "over.sqlite3", header, [ROLL])) as table,
           pytest.raises(IllegalAction, match="the race is over")):
         table.act({"action": "leg_bet", "camel": "green"})
 

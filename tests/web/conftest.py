@@ -2,24 +2,13 @@
 
 import pytest
 
-from companion.store import Store
 from companion.table import Table
+from tests.play import SPREAD_2014, stored_game
 from web import create_app
 
 PIN = "2468"
-HEADER = {"game": "camelup-2014", "players": ["Ann", "Bob", "Cy"],
-          "start": {"1": ["blue"], "2": ["green"], "3": ["orange"], "5": ["yellow"],
-                    "7": ["white"]}}
+HEADER = SPREAD_2014
 ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 3}
-
-
-def stored_game(path, header=HEADER, lines=()):
-    """A store file at `path` holding one game with `lines` played."""
-    with Store(path) as store:
-        stored = store.new_game(header)
-        for line in lines:
-            stored.push(stored.game.parse_action(line))
-    return path
 
 
 @pytest.fixture

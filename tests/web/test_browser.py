@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.table import Table
+from tests.play import stored_game
 from tests.web.conftest import HEADER as HEADER_2014
-from tests.web.conftest import PIN, ROLL, stored_game
+from tests.web.conftest import PIN, ROLL
 from web import create_app
 from web.server import Server
 

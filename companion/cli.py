@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import serve
-from companion.errors import CompanionError
+from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
 from companion.store import Store
@@ -24,6 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except BadLogLine as e:
+        print(e, file=sys.stderr)
+        return 2
     except CompanionError as e:
         print(f"camel-companion: {e}", file=sys.stderr)
         return 2

@@ -18,12 +18,22 @@ class BadHeader(CompanionError, ValueError):
 
 
 class BadLogLine(CompanionError, ValueError):
-    """A game-log line that cannot be read: not JSON, a bad field, or an illegal action."""
+    """A game-log line that cannot be read: not JSON, a bad field, or an illegal action.
 
-    def __init__(self, line_number: int, reason: str) -> None:
-        super().__init__(f"line {line_number}: {reason}")
+    It reads `FILE:LINE: reason` when the file is known, as compilers say it, else
+    `line LINE: reason`.
+    """
+
+    def __init__(self, line_number: int, reason: str, path: object = None) -> None:
+        where = f"line {line_number}" if path is None else f"{path}:{line_number}"
+        super().__init__(f"{where}: {reason}")
         self.line_number = line_number
         self.reason = reason
+        self.path = path
+
+
+class UnreadableFile(CompanionError, OSError):
+    """A file that cannot be opened or is not UTF-8 text."""
 
 
 class NothingToUndo(CompanionError, IndexError):

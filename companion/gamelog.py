@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadHeader, BadLogLine, IllegalAction
+from companion.errors import BadHeader, BadLogLine, IllegalAction, UnreadableFile
 from companion.game import Game
 
 
@@ -47,16 +47,21 @@ def read_game(lines: Iterable[str]) -> Game:
 
 
 def load_game(path: str | Path) -> Game:
-    """Read a game-log file; an unreadable file is a `BadLogLine` too, on its first line.
+    """Read a game-log file; a bad line is a `BadLogLine` naming the file and the line.
 
     Lines end at a newline only, as JSON Lines says: a name may hold any other separator
     (U+2028, form feed). A byte-order mark left by a text editor is passed over.
     """
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadLogLine(1, f"cannot read {path}: {e}") from None
-    return read_game(text.split("\n"))
+    except OSError as e:
+        raise UnreadableFile(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise UnreadableFile(f"cannot read {path}: it is not UTF-8 text") from None
+    try:
+        return read_game(text.split("\n"))
+    except BadLogLine as e:
+        raise BadLogLine(e.line_number, e.reason, path) from None
 
 
 def dump_line(line: dict[str, Any]) -> str:

@@ -156,7 +156,7 @@ def test_a_bad_game_log_exits_2_with_one_line_naming_the_line(tmp_path, text, li
     path = write(tmp_path, text)
     for command in (["replay"], ["replay", "--json"], ["actions"]):
         line = refused(companion(*command, path))
-        assert line.startswith(f"camel-companion: line {line_number}: "), line
+        assert line.startswith(f"{path}:{line_number}: "), line
         assert reason in line
 
 
@@ -214,5 +214,5 @@ def test_store_commands_refuse_a_missing_or_wrong_store_with_one_line(tmp_path, 
 def test_importing_a_bad_game_log_stores_nothing(tmp_path):
     db = tmp_path / "table.sqlite"
     bad = write(tmp_path, EXAMPLE_2014 + '{"player": "Ann", "action": "roll"}\n')
-    assert refused(companion("import", bad, "--db", db)).startswith("camel-companion: line 6: ")
+    assert refused(companion("import", bad, "--db", db)).startswith(f"{bad}:6: ")
     assert not db.exists()

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from companion.errors import BadLogLine
+from companion.errors import BadLogLine, UnreadableFile
 from companion.gamelog import game_text, load_game, parse_line, read_game
 from companion.rules.camelup import DesertTile, LegBet, Partnership, RaceBet, Roll, SpectatorTile
 from tests.play import HEADERS, random_game
@@ -174,7 +174,7 @@ def test_line_numbers_count_every_line_of_the_file_blank_ones_included(tmp_path)
     log.write_bytes("\r\n".join(lines).encode())
     with pytest.raises(BadLogLine) as refused:
         load_game(log)
-    assert str(refused.value) == "line 5: it is Bob's turn, not Ann's"
+    assert str(refused.value) == f"{log}:5: it is Bob's turn, not Ann's"
     assert refused.value.line_number == 5
 
 
@@ -205,9 +205,9 @@ def test_a_file_that_cannot_be_read_is_refused_naming_it(tmp_path):
     binary = tmp_path / "photo.jpg"
     binary.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
     for path in (tmp_path / "missing.jsonl", binary, tmp_path):
-        with pytest.raises(BadLogLine) as refused:
+        with pytest.raises(UnreadableFile) as refused:
             load_game(path)
-        assert str(refused.value).startswith(f"line 1: cannot read {path}")
+        assert str(refused.value).startswith(f"cannot read {path}: ")
 
 
 def test_an_illegal_action_is_refused_naming_its_line_and_the_rule():

@@ -117,5 +117,5 @@ def test_a_bad_log_is_refused_in_one_line(tmp_path):
     result = subprocess.run([str(SCRIPT), "serve", str(bad), "--port", "0"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
-    assert result.stderr.startswith("camel-companion: line 1: unknown game 'chess'")
+    assert result.stderr.startswith(f"{bad}:1: unknown game 'chess'")
     assert len(result.stderr.splitlines()) == 1

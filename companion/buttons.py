@@ -243,9 +243,10 @@ class Panel:
     """The buttons beside the table, their lights and buzzer. A context manager; `close()` is
     idempotent.
 
-    `table` is anything with the table's `snapshot`, `push`, `undo`, `accept_pending` and
-    `reject_pending`. `clock` gives seconds (monotonic). With `tick_time` None nothing ticks
-    the panel but its caller, who calls `tick()`; otherwise a thread ticks it that often.
+    `table` is anything with the table's `snapshot`, `is_closed`, `act`, `announce`, `undo`,
+    `accept_pending` and `reject_pending`. `clock` gives seconds (monotonic). With `tick_time`
+    None nothing ticks the panel but its caller, who calls `tick()`; otherwise a thread ticks
+    it that often.
     `pin_factory` is gpiozero's (None: its default, lgpio on a Pi 5).
     """
 

@@ -63,3 +63,43 @@ def stored_game(path: Path, header: dict[str, Any] = SPREAD_2014, lines: Any = (
         for line in lines:
             stored.push(stored.game.parse_action(line))
     return path
+
+
+def random_cards_action(game: Game, rng: random.Random) -> Any:
+    """One legal line of a Camel Up Cards game: a due leg_setup with intel cards drawn at
+    random, else half of all turns reveal a card drawn from those the 30 still allow."""
+    from companion.rules.cards import CAMELS, LegSetup, Reveal
+
+    cards = [(camel, value) for camel in CAMELS for value in (1, 1, 1, 1, 1, 2)]
+    legal = game.legal_actions()
+    if isinstance(legal[0], LegSetup):
+        while True:
+            shown = tuple((name, *rng.choice(cards)) for name in game.state.names)
+            action = replace(legal[0], intel=shown if game.state.settings.intel else ())
+            if _accepted(game, action):
+                return action
+    reveals = [a for a in legal if isinstance(a, Reveal)]
+    action = reveals[0] if rng.random() < 0.5 else rng.choice(legal)
+    if isinstance(action, Reveal):
+        options = [replace(action, camel=c, value=v) for c, v in sorted(set(cards))]
+        action = rng.choice([a for a in options if _accepted(game, a)])
+    return action
+
+
+def _accepted(game: Game, action: Any) -> bool:
+    from companion.errors import IllegalAction
+
+    try:
+        game.rules.apply(game.state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def random_cards_game(header: dict[str, Any], seed: int, max_actions: int = 600) -> Game:
+    """A Camel Up Cards game played by random legal lines until the race ends."""
+    rng = random.Random(seed)
+    game = Game(header)
+    while not game.state.finished and len(game) < max_actions:
+        game.push(random_cards_action(game, rng))
+    return game

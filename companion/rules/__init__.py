@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from companion.errors import BadHeader
-from companion.rules import camelup2014, camelup2018, last_camel
+from companion.rules import camelup2014, camelup2018, cards, last_camel
 
 
 class GameRules(Protocol):
@@ -31,6 +31,7 @@ class GameRules(Protocol):
 GAMES: dict[str, GameRules] = {
     camelup2014.RULES.game: camelup2014.RULES,
     camelup2018.RULES.game: camelup2018.RULES,
+    cards.RULES.game: cards.RULES,
     last_camel.RULES.game: last_camel.RULES,
 }
 

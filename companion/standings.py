@@ -27,7 +27,10 @@ def standings_text(view: dict[str, Any]) -> str:
     lines += ["", "Players:"]
     width = max(len(p["name"]) for p in view["players"])
     for p in view["players"]:
-        lines.append(f"  {p['name']:<{width}}  {p['money']:>3} coins{_holdings(p)}")
+        if "money" in p:
+            lines.append(f"  {p['name']:<{width}}  {p['money']:>3} coins{_holdings(p)}")
+        else:
+            lines.append(f"  {p['name']:<{width}}  card: {p.get('camel') or 'not shown'}")
     if view.get("payouts"):
         lines += ["", "Paid by the last action:"]
         lines += [f"  {p['player']}: {p['amount']:+d}  {p['reason']}" for p in view["payouts"]]
@@ -36,8 +39,12 @@ def standings_text(view: dict[str, Any]) -> str:
 
 def _headline(view: dict[str, Any]) -> str:
     if view["finished"]:
-        return (f"{view['game']}: the race ended in leg {view['leg']}; "
-                f"won by {' and '.join(view['winners'])}")
+        ended = f"{view['game']}: the race ended in leg {view['leg']}"
+        if view["winners"]:
+            return f"{ended}; won by {' and '.join(view['winners'])}"
+        if any(p.get("camel", "") is None for p in view["players"]):
+            return f"{ended}; the owner cards are still to be shown"
+        return f"{ended}; nobody won"
     return f"{view['game']}: leg {view['leg']}, {view['turn']} to act"
 
 

@@ -593,6 +593,19 @@ def test_replay_prints_the_fields_and_a_bad_line_is_file_line_reason(tmp_path, c
     assert err.startswith(f"{log}:3: fewer moves than can be made") and err.count("\n") == 1
 
 
+def test_replay_without_json_shows_the_board_and_the_cards_shown(tmp_path, capsys):
+    log = tmp_path / "race.jsonl"
+    lines = [header(finish_order=["red-green", "red-blue", "yellow-blue", "yellow-green"]),
+             RevealOwner("Cy", "yellow-green").to_json()]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    assert cli.main(["replay", str(log), "--upto", "0"]) == 0
+    assert "the owner cards are still to be shown" in capsys.readouterr().out
+    assert cli.main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann  card: not shown" in out and "Cy   card: yellow-green" in out
+
+
 # --- the example game -------------------------------------------------------------------------
 
 

@@ -443,6 +443,13 @@ def test_a_jump_past_a_locked_last_space_oasis_ends_on_it_instead_of_finishing()
     assert track(g) == {5: "red-green", 23: "yellow-green yellow-blue", 25: "red-blue"}
 
 
+def test_the_jumping_camel_itself_does_not_lock_an_oasis_it_passes():
+    g = play(table({0: "red-green", 1: "red-blue yellow-green yellow-blue"}, oases=[2, 13, 19]),
+             roll("Ann", "red red", "red red-green", "red red-green"))
+
+    assert track(g) == {1: "red-blue yellow-green yellow-blue", 5: "red-green"}
+
+
 def test_a_camel_sent_back_locks_the_oasis_again_in_the_middle_of_the_turn():
     g = table({8: "red-green", 10: "red-blue", 13: "yellow-green", 15: "yellow-blue"})
 
@@ -663,3 +670,37 @@ def test_random_legal_races_keep_their_invariants_and_undo_restores_exactly(data
         assert list(game.lines()) == lines
         game.push(action)
     assert read_game([json.dumps(line) for line in game.lines()]).state == game.state
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "Ann", "red", "gold", "black", "red-blue", "yellow-green", "0",
+                       "not onto", "roll", "reveal_owner"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["0", "7", "26", "die", "camel", "x"]), inner, max_size=3),
+    max_leaves=8,
+)
+KEYS = ["game", "players", "spaces", "oases", "black_star", "start", "finish_order", "turn",
+        "player", "action", "dice", "moves", "camel"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=4))
+def test_any_header_is_read_or_refused_in_one_clear_line(changes):
+    try:
+        Game({**header(), **changes})
+    except BadHeader as e:
+        assert "\n" not in str(e)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=5),
+       base=st.sampled_from([{}, {"player": "Ann", "action": "roll", "dice": ["red", "gold"]},
+                             {"player": "Ann", "action": "reveal_owner"}]))
+def test_any_action_line_is_played_or_refused_in_one_clear_line(line, base):
+    game = table({3: "red-green", 5: "red-blue", 9: "yellow-green", 11: "yellow-blue"})
+    try:
+        game.push(game.parse_action({**base, **line}))
+    except IllegalAction as e:
+        assert "\n" not in str(e)
+        assert len(game) == 0

@@ -647,8 +647,11 @@ def assert_table_is_sound(game: Game) -> None:
     assert Counter(placed + list(state.finish_order)) == Counter(state.camels)
     assert all(camels and 0 <= space <= state.board.spaces for space, camels in state.track)
     assert (state.turn is None) == state.finished
-    assert state_json(state)["ranking"] == [*state.finish_order, *state.ranking[
-        len(state.finish_order):]]
+    ranking = state_json(state)["ranking"]
+    assert sorted(ranking) == sorted(state.camels)
+    assert ranking[:len(state.finish_order)] == list(state.finish_order)
+    spaces = [state.space_of(c) for c in ranking[len(state.finish_order):]]
+    assert spaces == sorted(spaces, reverse=True)
 
 
 @PLAY
@@ -670,6 +673,15 @@ def test_random_legal_races_keep_their_invariants_and_undo_restores_exactly(data
         assert list(game.lines()) == lines
         game.push(action)
     assert read_game([json.dumps(line) for line in game.lines()]).state == game.state
+    if game.state.finished:
+        cards = data.draw(st.permutations(game.state.camels))
+        for name, camel in zip(game.state.players, cards, strict=False):
+            assert state_json(game.state)["winners"] == []
+            game.push(RevealOwner(name, camel))
+        last = game.state.finish_order[-1]
+        assert state_json(game.state)["winners"] == [
+            name for name, camel in zip(game.state.players, cards, strict=False) if camel == last]
+        assert game.legal_actions() == []
 
 
 JSON = st.recursive(

@@ -118,10 +118,10 @@ class State:
     """The camels in this race, in the order of `CAMELS`."""
     track: tuple[tuple[int, tuple[str, ...]], ...]
     """Occupied spaces in order, each with its camels in the order they arrived."""
+    cards: tuple[str | None, ...]
+    """The owner card each player has shown, in seating order; None until shown."""
     finish_order: tuple[str, ...] = ()
     turn: int | None = 0
-    cards: tuple[str | None, ...] = ()
-    """The owner card each player has shown, in seating order; None until shown."""
 
     @property
     def finished(self) -> bool:

@@ -4,6 +4,9 @@ Positions are written as the rule book draws them, `{space: "bottom ... top"}` (
 card), and lines as the game log writes them, so a test shows the table before and after.
 """
 
+import json
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -678,3 +681,53 @@ def test_the_example_ends_in_leg_3_with_orange_over_the_line_and_cy_the_richest(
         "length": 18,
         "sandstorm": [13],
     }
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+SCRIPT = Path(sys.executable).with_name("camel-companion")
+EXAMPLE = ROOT / "examples" / "camelup-cards.jsonl"
+FIELDS = ("game", "leg", "finished", "turn", "track", "ranking", "players", "winners",
+          "length", "sandstorm", "figures", "deck")
+
+
+def replay(*args: Any) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SCRIPT), "replay", *map(str, args)], capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def test_replay_json_shows_the_payout_position_until_the_leg_setup_then_the_new_leg():
+    after_leg_1 = json.loads(replay(EXAMPLE, "--json", "--upto", 24).stdout)
+    assert {k: after_leg_1[k] for k in FIELDS} == {
+        "game": "camelup-cards", "leg": 2, "finished": False, "turn": "Ann",
+        "track": {"6": ["blue"], "7": ["yellow", "white"], "9": ["green", "orange"]},
+        "ranking": ["orange", "green", "white", "yellow", "blue"],
+        "players": [{"name": "Ann", "money": 2}, {"name": "Bob", "money": 4},
+                    {"name": "Cy", "money": 2}],
+        "winners": [], "length": 16, "sandstorm": [], "figures": {"fennec": None, "palm": 11},
+        "deck": 0}
+    leg_3 = json.loads(replay(EXAMPLE, "--json", "--upto", 41).stdout)
+    assert {k: leg_3[k] for k in ("leg", "turn", "track", "length", "sandstorm", "figures",
+                                  "deck")} == {
+        "leg": 3, "turn": "Ann",
+        "track": {"10": ["yellow", "blue"], "12": ["green"], "14": ["orange"], "15": ["white"]},
+        "length": 18, "sandstorm": [13], "figures": {"fennec": None, "palm": None}, "deck": 12}
+
+
+def test_replay_json_of_the_end_has_no_turn_and_the_crossed_camel_off_the_track():
+    end = json.loads(replay(EXAMPLE, "--json").stdout)
+    assert {k: end[k] for k in ("leg", "finished", "turn", "track", "winners", "deck")} == {
+        "leg": 3, "finished": True, "turn": None,
+        "track": {"13": ["blue", "yellow"], "14": ["green"], "18": ["white"]},
+        "winners": ["Cy"], "deck": 2}
+
+
+def test_a_refused_line_reads_file_line_reason_and_exits_2(tmp_path):
+    path = tmp_path / "game.jsonl"
+    head = EXAMPLE.read_text().splitlines()[:3]
+    path.write_text("\n".join([*head, json.dumps(line("Ann", "reveal", camel="blue",
+                                                        value=1))]) + "\n")
+    result = replay(path, "--json")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"{path}:4: it is Bob's turn, not Ann's\n"

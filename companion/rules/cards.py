@@ -807,7 +807,7 @@ def _end_race(state: State) -> State:
             lines.append(Payout(p.name, amount, f"final {pile} card {camel}: {_ordinal(place)}"))
         for line in _floored(state, p, lines):
             state = _pay(state, line)
-    return replace(state, finished=True, turn=None, deck=0, has_bet=False, last_mover=None,
+    return replace(state, finished=True, turn=None, has_bet=False, last_mover=None,
                    last_mover_may_bet=False)
 
 

@@ -664,6 +664,20 @@ def test_legal_actions_are_all_accepted_and_list_a_due_leg_setup_once():
                                                         "intel": {}}
 
 
+def test_a_correction_replays_the_rest_or_changes_nothing():
+    game = load_game(ROOT / "examples" / "camelup-cards.jsonl")
+    assert game.actions[54].to_json() == line("Ann", "leg_bet", camel="blue", kind="midfield")
+    game.delete(54)
+    assert money(game) == {"Ann": 2, "Bob": 2, "Cy": 5}
+    before = view(game)
+    with pytest.raises(IllegalAction, match="action 19 illegal: Bob holds the green final"):
+        game.replace(2, game.parse_action(line("Bob", "final_bet", pile="winner",
+                                               camel="green")))
+    with pytest.raises(IllegalAction, match="Ann's turn"):
+        game.replace(1, game.parse_action(line("Bob", "reveal", camel="blue", value=1)))
+    assert view(game) == before
+
+
 # --- the example -----------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
 from companion.store import Store
+from vision.commands import add_commands
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
     games.set_defaults(run=_games)
     serve.add_command(commands)
+    add_commands(commands)
     return parser
 
 

@@ -1,0 +1,34 @@
+"""Shared paths and rendered scenes for the vision tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.calibrate import TableCalibration, calibrate_table, learn_colours
+from vision.colours import DiceColours
+from vision.dicesets import dice_set
+from vision.synth import Light, Table, calibration_frame, random_light, random_table
+
+REPO = Path(__file__).resolve().parents[2]
+PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
+
+
+def photo_set(name: str) -> Path:
+    folder = PHOTOS / name
+    if not folder.is_dir():
+        pytest.skip(f"the real photos are not beside the clone ({folder})")
+    return folder
+
+
+def calibrated_scene(seed: int, game: str, light: str
+                     ) -> tuple[Table, Light, TableCalibration, DiceColours]:
+    """A rendered table under one light, calibrated as at set-up: markers, then colours."""
+    rng = np.random.default_rng(seed)
+    table = random_table(int(rng.integers(1 << 30)), game)
+    lit = random_light(rng, light)
+    shot = calibration_frame(table, lit, int(rng.integers(1 << 30)))
+    found = calibrate_table(shot.image, table.layout)
+    return table, lit, found, learn_colours(shot.image, dice_set(game), table=found)

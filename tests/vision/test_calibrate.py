@@ -1,0 +1,87 @@
+"""Calibration: the table from its markers or from points tapped by hand, the cheap check that
+the camera has not moved, and the dice's colours learned from one shot."""
+
+import tomllib
+
+import numpy as np
+import pytest
+
+from tests.vision.conftest import calibrated_scene
+from vision.calibrate import CalibrationError, TableCalibration, calibrate_table, find_markers
+from vision.config import calibration_toml, load_config
+from vision.dicesets import dice_set
+from vision.synth import calibration_frame, random_light, random_table
+from vision.table import TableLayout
+
+
+@pytest.fixture(scope="module")
+def scene():
+    table = random_table(3, "camelup-2018")
+    light = random_light(np.random.default_rng(3), "neutral")
+    return table, calibration_frame(table, light, 3)
+
+
+def test_the_markers_fix_the_table_where_the_camera_sees_it(scene):
+    table, frame = scene
+    found = calibrate_table(frame.image, table.layout)
+    points = np.array([[x, y, 0.0] for x, y in table.layout.roll_zone_corners])
+    assert np.abs(found.zone - table.camera.project(points)).max() < 2.0
+    die_px = np.linalg.norm(np.diff(table.camera.project(np.array(
+        [[100.0, 90, 0], [116.0, 90, 0]])), axis=0))
+    assert found.die_size == pytest.approx(die_px, rel=0.1)
+
+
+def test_a_person_tapping_the_four_corners_gets_the_same_table(scene):
+    table, frame = scene
+    found = calibrate_table(frame.image, table.layout)
+    corners = [found.markers[k] for k in range(4)]
+    tapped = TableCalibration.from_points(corners, found.image_size, table.layout)
+    assert np.abs(tapped.zone - found.zone).max() < 1e-6
+    by_zone = TableCalibration.from_zone(found.zone, found.image_size, table.layout)
+    assert np.abs(by_zone.zone - found.zone).max() < 1e-3
+    assert by_zone.die_size == pytest.approx(found.die_size, rel=1e-4)
+
+
+def test_the_check_notices_a_moved_camera_and_forgives_a_hidden_marker(scene):
+    table, frame = scene
+    found = calibrate_table(frame.image, table.layout)
+    assert found.check(frame.image)
+    assert not found.check(np.roll(frame.image, 12, axis=1))
+    hidden = frame.image.copy()
+    x, y = (int(v) for v in found.markers[2])
+    hidden[y - 30:y + 30, x - 30:x + 30] = 120
+    assert found.check(hidden)
+
+
+def test_without_all_four_markers_calibration_says_which_are_missing(scene):
+    table, frame = scene
+    hidden = frame.image.copy()
+    x, y = (int(v) for v in find_markers(frame.image)[1])
+    hidden[y - 30:y + 30, x - 30:x + 30] = 120
+    with pytest.raises(CalibrationError, match=r"marker.s. 1 not seen"):
+        calibrate_table(hidden, table.layout)
+
+
+def test_every_colour_is_learned_from_one_shot_of_all_the_dice():
+    table, light, _, colours = calibrated_scene(9, "camelup-2014", "warm")
+    assert sorted(colours.references) == sorted(dice_set("camelup-2014").colours)
+    shot = calibration_frame(table, light, 99)
+    for die in shot.dice:
+        x0, y0, x1, y1 = die.box
+        top = shot.image[y0 + 4:(y0 + y1) // 2, x0 + 6:x1 - 6].reshape(-1, 3)
+        assert colours.match(np.median(top, axis=0)).colour == die.colour
+
+
+def test_calibration_round_trips_through_the_toml_it_writes(tmp_path):
+    _, _, found, colours = calibrated_scene(4, "camelup-2018", "cool")
+    path = tmp_path / "camel-companion.toml"
+    path.write_text('[vision]\ngame = "camelup-2018"\n\n'
+                    + calibration_toml(calibration=found, colours=colours, game="camelup-2018"))
+    tomllib.loads(path.read_text())
+    config = load_config(path)
+    assert np.allclose(config.calibration.homography, found.homography)
+    assert np.allclose(config.calibration.zone, found.zone)
+    assert config.calibration.markers == found.markers
+    assert config.colours_for("camelup-2018").references.keys() == colours.references.keys()
+    assert config.colours_for("camelup-2014") is None
+    assert config.layout == TableLayout()

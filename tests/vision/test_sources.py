@@ -1,0 +1,129 @@
+"""Frame sources: a folder, a video file, the renderer, and Picamera2 (against a stand-in, as
+picamera2 exists only on the Pi), all behind one interface chosen by configuration."""
+
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import (
+    CameraSettings,
+    Picamera2Source,
+    RenderedSource,
+    SourceError,
+    VideoSource,
+    open_source,
+)
+
+
+def test_a_folder_gives_its_images_in_name_order_and_passes_over_other_files(tmp_path):
+    for name, shade in (("b.png", 20), ("a.png", 10), ("c.jpg", 30)):
+        cv2.imwrite(str(tmp_path / name), np.full((8, 8, 3), shade, np.uint8))
+    (tmp_path / "notes.txt").write_text("not a frame")
+    with open_source({"kind": "folder", "path": str(tmp_path), "fps": 10}) as source:
+        frames = list(source)
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10, 20, 30]
+    assert [f.time for f in frames] == [0.0, 0.1, 0.2]
+
+
+def test_a_video_file_gives_its_frames_timed_by_its_rate(tmp_path):
+    path = tmp_path / "roll.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (64, 48))
+    for k in range(5):
+        writer.write(np.full((48, 64, 3), 40 * k, np.uint8))
+    writer.release()
+    with VideoSource(str(path)) as source:
+        frames = list(source)
+    assert len(frames) == 5 and frames[-1].time == pytest.approx(4 / 25)
+    assert abs(int(frames[3].image.mean()) - 120) < 6
+
+
+def test_the_renderer_is_a_source_too():
+    with RenderedSource(seed=1, limit=3) as source:
+        frames = list(source)
+    assert [f.index for f in frames] == [0, 1, 2] and frames[0].image.shape == (480, 640, 3)
+    assert source.last is not None
+
+
+def test_unknown_kinds_and_missing_folders_are_one_line_errors(tmp_path):
+    with pytest.raises(SourceError, match=r"unknown .vision.source. kind 'scanner'"):
+        open_source({"kind": "scanner"})
+    with pytest.raises(SourceError, match="no folder"):
+        open_source({"kind": "folder", "path": str(tmp_path / "none")})
+    with pytest.raises(SourceError, match="cannot open video source"):
+        VideoSource(str(tmp_path / "none.mp4"))
+
+
+class FakePicamera2:
+    """What Picamera2Source uses of picamera2.Picamera2, recording what it is asked."""
+
+    made: list["FakePicamera2"]
+
+    def __init__(self, number):
+        self.calls = []
+        FakePicamera2.made.append(self)
+
+    def create_video_configuration(self, main, controls):
+        self.calls.append(("configure", main, controls))
+        return {"main": main, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.calls.append("start")
+
+    def capture_array(self, name):
+        image = np.zeros((48, 64, 3), np.uint8)
+        image[..., 0] = 200          # RGB888 is laid out B, G, R: blue comes first
+        return image
+
+    def capture_metadata(self):
+        return {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.6)}
+
+    def stop(self):
+        self.calls.append("stop")
+
+    def close(self):
+        self.calls.append("close")
+
+
+@pytest.fixture
+def picamera2(monkeypatch):
+    FakePicamera2.made = []
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return FakePicamera2
+
+
+def test_picamera2_gives_bgr_frames_with_exposure_and_white_balance_locked(picamera2):
+    settings = CameraSettings(12000, 2.0, (1.9, 1.6))
+    with Picamera2Source(size=(64, 48), settings=settings) as source:
+        frame = source.read()
+    camera = picamera2.made[0]
+    _, main, controls = camera.calls[0]
+    assert main == {"size": (64, 48), "format": "RGB888"}
+    assert {k: controls[k] for k in ("AeEnable", "AwbEnable", "ExposureTime", "AnalogueGain",
+                                     "ColourGains")} == {
+        "AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.0,
+        "ColourGains": (1.9, 1.6)}
+    assert frame.image[0, 0].tolist() == [200, 0, 0]
+    assert camera.calls[-2:] == ["stop", "close"]
+    source.close()
+    assert camera.calls.count("close") == 1
+
+
+def test_picamera2_measures_what_its_automatic_control_settled_on(picamera2, monkeypatch):
+    monkeypatch.setattr("vision.sources.time.sleep", lambda s: None)
+    with Picamera2Source(size=(64, 48)) as source:
+        assert source.measure() == CameraSettings(12000, 2.0, (1.9, 1.6))
+    assert "AeEnable" not in picamera2.made[0].calls[0][2]
+
+
+def test_without_picamera2_the_pi_source_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    with pytest.raises(SourceError, match="python3-picamera2"):
+        Picamera2Source()

@@ -1,0 +1,231 @@
+"""Calibration: where the table lies in the camera's view, and what the dice look like there.
+
+The table is found once, from the four ArUco markers (or from four points a person taps on the
+camera view), as a homography from the table's millimetres to image pixels; it is then checked
+cheaply now and then by looking for the markers only where they were. The dice's colours are
+learned from one shot of all the game's dice lying in view under the table's own light.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.dice import DiceReader
+from vision.dicesets import DiceSet
+from vision.markers import MARKER_DICTIONARY, MARKER_IDS
+from vision.table import TableLayout
+
+
+class CalibrationError(ValueError):
+    """Calibration could not be done; the message says what to do."""
+
+
+@functools.cache
+def _aruco() -> cv2.aruco.ArucoDetector:
+    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    corners, ids, _ = _aruco().detectMarkers(gray)
+    found = {}
+    if ids is not None:
+        for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+            if int(marker_id) in MARKER_IDS:
+                found[int(marker_id)] = quad.reshape(4, 2).mean(axis=0)
+    return found
+
+
+@dataclass(frozen=True)
+class TableCalibration:
+    """Where the table lies in the image: the homography from table millimetres to pixels, the
+    roll zone's corners in pixels, a die's size in pixels there, and where each marker was."""
+
+    homography: np.ndarray
+    image_size: tuple[int, int]
+    zone: np.ndarray
+    die_size: float
+    markers: Mapping[int, tuple[float, float]]
+    die_mm: float = 16.0
+
+    @classmethod
+    def from_points(cls, marker_px: Sequence[Sequence[float]], image_size: tuple[int, int],
+                    layout: TableLayout, markers_seen: bool = False) -> TableCalibration:
+        """From the four marker centres in pixels (found, or tapped by a person on the camera
+        view in the markers' order: far left, far right, near right, near left)."""
+        src = np.array(layout.markers, np.float64)
+        dst = np.array(marker_px, np.float64).reshape(4, 2)
+        homography, _ = cv2.findHomography(src, dst)
+        if homography is None:
+            raise CalibrationError("the four corners do not make a quadrilateral; mark them "
+                                   "again, far left first, clockwise")
+        zone = _apply(homography, layout.roll_zone_corners)
+        centre = layout.roll_zone_corners.mean(axis=0)
+        half = layout.die_size / 2
+        ends = _apply(homography, centre + np.array([[-half, 0], [half, 0], [0, -half],
+                                                     [0, half]]))
+        die = (np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2
+        markers = ({i: (float(x), float(y)) for i, (x, y) in zip(MARKER_IDS, dst, strict=True)}
+                   if markers_seen else {})
+        return cls(homography, image_size, zone, float(die), markers, layout.die_size)
+
+    @classmethod
+    def from_zone(cls, zone_px: Sequence[Sequence[float]], image_size: tuple[int, int],
+                  layout: TableLayout) -> TableCalibration:
+        """From the roll zone's four corners tapped by a person (far left first, clockwise),
+        for a table without markers."""
+        src = layout.roll_zone_corners
+        dst = np.array(zone_px, np.float64).reshape(4, 2)
+        homography, _ = cv2.findHomography(src, dst)
+        if homography is None:
+            raise CalibrationError("the roll zone's corners do not make a quadrilateral; mark "
+                                   "them again, far left first, clockwise")
+        marker_px = _apply(homography, np.array(layout.markers, np.float64))
+        return cls.from_points(marker_px, image_size, layout)
+
+    def check(self, image: np.ndarray, tolerance: float = 0.01) -> bool:
+        """Whether the markers are still where they were (within `tolerance` of the image's
+        width), looking only near each; a hidden marker counts for nothing either way."""
+        if not self.markers:
+            return True
+        width = image.shape[1]
+        reach = int(0.08 * width)
+        for marker_id, (x, y) in self.markers.items():
+            x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+            crop = image[y0:int(y) + reach, x0:int(x) + reach]
+            seen = find_markers(crop).get(marker_id)
+            if seen is not None and np.hypot(seen[0] + x0 - x, seen[1] + y0 - y) \
+                    > tolerance * width:
+                return False
+        return True
+
+    def to_config(self) -> dict:
+        """The `[vision.calibration]` TOML table that stores this calibration."""
+        return {"homography": [[float(v) for v in row] for row in self.homography],
+                "image_size": list(self.image_size),
+                "zone": [[float(v) for v in p] for p in self.zone],
+                "die_size": float(self.die_size),
+                "die_mm": float(self.die_mm),
+                "markers": {str(k): list(v) for k, v in self.markers.items()}}
+
+    @classmethod
+    def from_config(cls, table: Mapping) -> TableCalibration:
+        try:
+            return cls(np.array(table["homography"], np.float64).reshape(3, 3),
+                       tuple(int(v) for v in table["image_size"]),
+                       np.array(table["zone"], np.float64).reshape(4, 2),
+                       float(table["die_size"]),
+                       {int(k): (float(v[0]), float(v[1]))
+                        for k, v in table.get("markers", {}).items()},
+                       float(table.get("die_mm", 16.0)))
+        except (KeyError, TypeError, ValueError) as e:
+            raise CalibrationError(f"[vision.calibration] is incomplete or malformed ({e}); "
+                                   "calibrate the table again") from None
+
+
+def calibrate_table(image: np.ndarray, layout: TableLayout) -> TableCalibration:
+    """The table found from its four markers in `image`."""
+    found = find_markers(image)
+    missing = [m for m in MARKER_IDS if m not in found]
+    if missing:
+        raise CalibrationError(f"marker(s) {', '.join(map(str, missing))} not seen; make sure "
+                               "all four are in view and lit, or mark the corners by hand")
+    height, width = image.shape[:2]
+    return TableCalibration.from_points([found[m] for m in MARKER_IDS], (width, height), layout,
+                                        markers_seen=True)
+
+
+def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64),
+                                    homography).reshape(-1, 2)
+
+
+def learn_colours(image: np.ndarray, dice: DiceSet, *,
+                  table: TableCalibration | None = None) -> DiceColours:
+    """The colour of each of the game's dice under this light, from one frame showing each die
+    once, any face up: the dice found are matched to the set's colours, each colour once, so
+    that their colours lie nearest the nominal ones overall.
+
+    A die is found by its face, as the reader finds it, whose colour is then measured as the
+    reader will measure it; on a calibrated table a die whose face cannot be read (a hand's
+    shadow, glare) is also found as a blob standing out from the roll zone's mat."""
+    reader = DiceReader(table=table, threshold=0.0)
+    readings = [r for r in reader.read(image) if r.bgr is not None]
+    colours = dice.colours
+    seen = [(r.box, r.bgr) for r in sorted(readings, key=lambda r: -r.confidence)]
+    if len(seen) < len(colours) and table is not None:
+        seen += [blob for blob in _blobs_on_mat(image, table)
+                 if not any(_holds(box, blob[0]) for box, _ in seen)]
+    if len(seen) < len(colours):
+        raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: lay all "
+                               f"of them ({', '.join(colours)}) in view, apart, and try again")
+    seen = seen[:len(colours) + 4]
+    nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
+    measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
+    cost = colour_distance(nominal[:, None], measured[None])
+    assignment = _cheapest_assignment(cost)
+    return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
+                                                                strict=True)})
+
+
+def _blobs_on_mat(image: np.ndarray, table: TableCalibration
+                  ) -> list[tuple[tuple[int, int, int, int], tuple[float, float, float]]]:
+    """Die-sized blobs standing out from the roll zone's mat: their boxes, and the colour of
+    each one's brightest half (its top face, lit from above, more than its sides)."""
+    x, y, w, h = cv2.boundingRect(table.zone.astype(np.float32))
+    x, y = max(0, x), max(0, y)
+    crop = cv2.GaussianBlur(image[y:y + h, x:x + w], (5, 5), 0).astype(np.float32)
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(table.zone - (x, y)).astype(np.int32), 1)
+    # the mat as it looks round each place (light falls unevenly), without the dice on it
+    small = cv2.resize(crop.astype(np.uint8), None, fx=0.25, fy=0.25,
+                       interpolation=cv2.INTER_AREA)
+    kernel = max(3, int(0.75 * table.die_size)) | 1
+    mat = cv2.resize(cv2.medianBlur(small, kernel), (crop.shape[1], crop.shape[0]),
+                     interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    mask = ((np.abs(crop - mat).max(axis=2) > 18) & (inside > 0)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    area = table.die_size ** 2
+    found = []
+    for k in range(1, n):
+        bx, by, bw, bh, pixels = stats[k]
+        if not 0.5 * area <= pixels <= 3.0 * area:
+            continue
+        values = crop[labels == k]
+        bright = values[values.sum(axis=1) >= np.median(values.sum(axis=1))]
+        found.append(((int(bx + x), int(by + y), int(bx + bw + x), int(by + bh + y)),
+                      tuple(float(c) for c in np.median(bright, axis=0))))
+    return found
+
+
+def _holds(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Whether `box` holds the centre of `other`."""
+    cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def _cheapest_assignment(cost: np.ndarray) -> list[int]:
+    """For each row a distinct column, with the least total cost (exact, over subsets)."""
+    rows, cols = cost.shape
+    best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
+    for r in range(rows):
+        step: dict[int, tuple[float, list[int]]] = {}
+        for used, (total, picks) in best.items():
+            for c in range(cols):
+                if used & (1 << c):
+                    continue
+                key = used | (1 << c)
+                candidate = (total + float(cost[r, c]), [*picks, c])
+                if key not in step or candidate[0] < step[key][0]:
+                    step[key] = candidate
+        best = step
+    return min(best.values(), key=lambda v: v[0])[1]

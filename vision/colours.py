@@ -1,0 +1,61 @@
+"""Die colours: a measure of colour that shading changes little, and the nearest reference.
+
+A die's colour is compared by chromaticity (the share of red and green in the light it sends
+back) with a weak term for brightness, so a die half in shadow keeps its colour while white and
+grey, or yellow and orange, stay apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+_CHROMA_SCALE = 0.03
+_BRIGHTNESS_SCALE = 0.45
+#: a reference farther than this (in scaled units) is no match at all
+MAX_DISTANCE = 4.0
+
+
+def colour_feature(bgr: np.ndarray) -> np.ndarray:
+    """(r, g chromaticity, log brightness) of BGR values (..., 3) in 0..255."""
+    bgr = np.asarray(bgr, dtype=np.float64)
+    total = bgr.sum(axis=-1) + 3.0
+    r = (bgr[..., 2] + 1.0) / total
+    g = (bgr[..., 1] + 1.0) / total
+    return np.stack([r, g, np.log(total)], axis=-1)
+
+
+def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance between colour features, in units of ordinary variation under one light."""
+    d = np.asarray(a) - np.asarray(b)
+    return np.sqrt((d[..., 0] ** 2 + d[..., 1] ** 2) / _CHROMA_SCALE ** 2
+                   + (d[..., 2] / _BRIGHTNESS_SCALE) ** 2)
+
+
+@dataclass(frozen=True)
+class ColourMatch:
+    colour: str | None
+    confidence: float
+
+
+@dataclass(frozen=True)
+class DiceColours:
+    """Reference colours of a game's dice (BGR 0..255), nominal or learned under a table's light."""
+
+    references: Mapping[str, tuple[float, float, float]]
+
+    def match(self, bgr: np.ndarray) -> ColourMatch:
+        """The nearest die colour and how sure that is (0 when nothing is near)."""
+        names = list(self.references)
+        feats = colour_feature(np.array([self.references[n] for n in names]))
+        d = colour_distance(colour_feature(bgr)[None], feats)
+        order = np.argsort(d)
+        best = float(d[order[0]])
+        if best > MAX_DISTANCE:
+            return ColourMatch(None, 0.0)
+        second = float(d[order[1]]) if len(order) > 1 else 4 * MAX_DISTANCE
+        separation = (second - best) / max(second, 1e-9)
+        closeness = 1.0 - max(0.0, best - 1.5) / (MAX_DISTANCE - 1.5)
+        return ColourMatch(names[order[0]], float(min(1.0, 2.0 * separation, closeness)))

@@ -1,0 +1,290 @@
+"""The dice reader: every die lying in view, its colour and the face it shows, with a confidence.
+
+Faces are found from their pips (vision.faces) on one or more levels of an image pyramid, so a
+die is read at any size; faces of one die (the top and the sides the camera also sees) are
+resolved to the top face, the one seen most squarely. A reading the reader is not sure of says
+None rather than guess: a wrong reading costs the table far more than an unknown one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.colours import DiceColours
+from vision.dicesets import DiceSet
+from vision.faces import Face, FewPips, bilinear, read_faces
+from vision.pips import LIGHT, Pips, find_pips
+
+if TYPE_CHECKING:
+    from vision.calibrate import TableCalibration
+
+#: a face seen less squarely than this is taken for a side face
+MIN_TOP_ROUNDNESS = 0.62
+#: how much a value no die of the game shows (4-6 on a Camel Up die) lowers confidence
+UNEXPECTED_VALUE_FACTOR = 0.6
+_WINDOW = 31
+#: the size (pixels) a die of known size is searched at
+_DIE_PIXELS = 36.0
+#: a pip grid's step, centre cell to the next, as a share of a die's side
+_CELL_MM = 0.27
+#: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
+#: pips, so they look rounder, not flatter)
+_FLAT_SLACK = 0.15
+_SMALLEST_LEVEL = 96
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die seen: colour (None when unknown or not asked), value 1-6 (None when unsure),
+    the pip colour on a die whose pip colour means something, a box around the whole die
+    (x0, y0, x1, y1 in image pixels) and a confidence 0..1."""
+
+    die: str | None
+    value: int | None
+    box: tuple[int, int, int, int]
+    confidence: float
+    numeral: str | None = None
+    #: the die's measured colour (B, G, R), for colour calibration; not part of the JSON
+    bgr: tuple[float, float, float] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def to_json(self) -> dict:
+        out: dict = {"die": self.die, "value": self.value}
+        if self.numeral is not None:
+            out["numeral"] = self.numeral
+        out["box"] = list(self.box)
+        out["confidence"] = round(self.confidence, 3)
+        return out
+
+
+class DiceReader:
+    """Reads dice from BGR frames.
+
+    With a `dice_set` and its `colours` each die is named by colour; without them (`--dice any`)
+    dice of any colour are read and `die` is None. A `table` calibration limits the search to
+    the roll zone and to dice of the size they have there, and knows which way is up on the
+    table, so a side face is never taken for a top one; `die_size` (pixels) and `zone` (a
+    polygon in pixels) do the first two by hand. Readings below `threshold` report None for
+    what is unsure.
+    """
+
+    def __init__(self, dice_set: DiceSet | None = None, colours: DiceColours | None = None, *,
+                 table: TableCalibration | None = None, die_size: float | None = None,
+                 zone: Sequence[tuple[float, float]] | None = None,
+                 threshold: float = 0.5) -> None:
+        if dice_set is not None and colours is None:
+            colours = DiceColours({d.colour: d.body_bgr for d in dice_set.dice})
+        self.dice_set = dice_set
+        self.colours = colours
+        self.die_size = table.die_size if table is not None and die_size is None else die_size
+        if table is not None and zone is None:
+            zone = table.zone
+        self.zone = None if zone is None else np.asarray(zone, np.float32).reshape(-1, 2)
+        self.table = table
+        self.threshold = threshold
+
+    def read(self, frame: np.ndarray) -> list[DieReading]:
+        """Every die found in `frame`, most confident first."""
+        x0, y0, image = self._crop(frame)
+        faces = self._faces(image, (x0, y0))
+        if self.table is not None:
+            to_table = np.linalg.inv(self.table.homography)
+            faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)]
+        tops = _top_faces(faces)
+        smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
+        readings = []
+        for face, doubt in tops:
+            reading = self._reading(face, doubt, smooth, offset=(x0, y0), shape=frame.shape)
+            if reading is not None:
+                readings.append(reading)
+        readings.sort(key=lambda r: -r.confidence)
+        return readings
+
+    def _crop(self, frame: np.ndarray) -> tuple[int, int, np.ndarray]:
+        if self.zone is None:
+            return 0, 0, frame
+        height, width = frame.shape[:2]
+        x, y, w, h = cv2.boundingRect(self.zone)
+        pad = int(self.die_size or 0)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
+        return x0, y0, frame[y0:y1, x0:x1]
+
+    def _flat_enough(self, pips: Pips, scale: float, offset: tuple[int, int]) -> np.ndarray:
+        """Which pips are about as round as a pip lying on the table would look there; a
+        pip on a side face stands up and looks much flatter."""
+        x = pips.x * scale + offset[0]
+        y = pips.y * scale + offset[1]
+        h = self.table.homography
+        g = np.linalg.inv(h)
+        w = g[2, 0] * x + g[2, 1] * y + g[2, 2]
+        tx = (g[0, 0] * x + g[0, 1] * y + g[0, 2]) / w
+        ty = (g[1, 0] * x + g[1, 1] * y + g[1, 2]) / w
+        # the table-to-image Jacobian at each pip's place on the table
+        d = h[2, 0] * tx + h[2, 1] * ty + h[2, 2]
+        u = (h[0, 0] * tx + h[0, 1] * ty + h[0, 2]) / d
+        v = (h[1, 0] * tx + h[1, 1] * ty + h[1, 2]) / d
+        jac = np.stack([np.stack([h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]], -1),
+                        np.stack([h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]], -1)], -2)
+        sv = np.linalg.svd(jac / d[:, None, None], compute_uv=False)
+        expected = sv[:, 1] / sv[:, 0]
+        return pips.roundness >= expected - _FLAT_SLACK
+
+    def _faces(self, image: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[Face]:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
+        faces = []
+        pyramid, at = gray, 1.0
+        for factor, window in self._scales(gray.shape):
+            if factor > 1.0:
+                searched = cv2.resize(gray, None, fx=factor, fy=factor,
+                                      interpolation=cv2.INTER_LINEAR)
+            else:
+                while at > factor:
+                    pyramid, at = cv2.pyrDown(pyramid), at / 2
+                searched = pyramid
+            blurred = fine if factor == 1.0 else cv2.GaussianBlur(
+                searched.astype(np.float32), (3, 3), 0)
+            pips = find_pips(blurred, window)
+            if self.die_size:
+                pip = 0.14 * self.die_size * factor
+                pips = pips.take((pips.major > 0.4 * pip) & (pips.major < 4.0 * pip))
+                if self.table is not None:
+                    pips = pips.take(self._flat_enough(pips, 1 / factor, offset))
+                few = FewPips(contrast=20.0, size=max(2.5, 0.6 * pip), edges=3)
+            else:
+                few = FewPips()
+            for found in read_faces(pips, blurred, few):
+                face = found.scaled(1 / factor)
+                if factor >= 1.0 or _uniform_in_full(face, fine):
+                    faces.append(face)
+        return faces
+
+    def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:
+        """(scale to search the image at, local-mean window there) pairs: every octave of an
+        image pyramid for dice of any size, or the one scale that shows a die of known size
+        at about _DIE_PIXELS (enlarged when smaller: small pips need the room)."""
+        if self.die_size:
+            factor = _DIE_PIXELS / self.die_size
+            if factor < 1.0:
+                factor = 2.0 ** -math.floor(math.log2(1 / factor))
+            return [(factor, max(9, int(0.9 * self.die_size * factor)) | 1)]
+        scales = [(1.0, _WINDOW)]
+        while min(shape[:2]) * scales[-1][0] / 2 >= _SMALLEST_LEVEL:
+            scales.append((scales[-1][0] / 2, _WINDOW))
+        return scales
+
+    def _reading(self, face: Face, doubt: float, smooth: np.ndarray, *, offset: tuple[int, int],
+                 shape: tuple[int, ...]) -> DieReading | None:
+        x0, y0 = offset
+        cx, cy = face.centre
+        if self.zone is not None and cv2.pointPolygonTest(
+                self.zone, (cx + x0, cy + y0), False) < 0:
+            return None
+        pts = face.surface_points
+        bgr = tuple(float(c) for c in np.median(bilinear(smooth, pts[:, 0], pts[:, 1]), axis=0))
+        value_confidence = face.confidence * doubt
+        die = numeral = None
+        confidence = value_confidence
+        if self.dice_set is not None and self.colours is not None:
+            match = self.colours.match(np.array(bgr))
+            expected = (self.dice_set.die(match.colour).values if match.colour
+                        else self.dice_set.values)
+            if face.value not in expected:
+                value_confidence *= UNEXPECTED_VALUE_FACTOR
+            confidence = min(value_confidence, match.confidence)
+            if match.confidence >= self.threshold:
+                die = match.colour
+        value = face.value if value_confidence >= self.threshold else None
+        if die is not None and value is not None and self.dice_set.die(die).has_numerals:
+            numeral = "white" if face.polarity == LIGHT else "black"
+        return DieReading(die, value, _die_box(face, x0, y0, shape), float(confidence), numeral,
+                          bgr)
+
+
+def _uniform_in_full(face: Face, gray: np.ndarray) -> bool:
+    """Whether a face found on a coarse level still has a plain surface at full resolution:
+    a textured table blurred down can pass for a die face, and a whole die for a pip on it."""
+    pts = face.surface_points
+    values = bilinear(gray, pts[:, 0], pts[:, 1])
+    tolerance = max(0.25 * face.contrast, 10.0)
+    return bool(np.mean(np.abs(values - np.median(values)) <= tolerance) >= 0.8)
+
+
+def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float) -> bool:
+    """Whether `face` lies flat on the table as a top face does: its grid, taken back onto the
+    table's plane, is square and of a die's size (a side face's is squashed, and stands up)."""
+    x, y = face.centre[0] + x0, face.centre[1] + y0
+    g = to_table
+    w = g[2, 0] * x + g[2, 1] * y + g[2, 2]
+    tx = (g[0, 0] * x + g[0, 1] * y + g[0, 2]) / w
+    ty = (g[1, 0] * x + g[1, 1] * y + g[1, 2]) / w
+    jacobian = np.array([[g[0, 0] - tx * g[2, 0], g[0, 1] - tx * g[2, 1]],
+                         [g[1, 0] - ty * g[2, 0], g[1, 1] - ty * g[2, 1]]]) / w
+    u = jacobian @ np.array(face.u)
+    v = jacobian @ np.array(face.v)
+    lu, lv = np.linalg.norm(u), np.linalg.norm(v)
+    if not 0.75 <= lu / lv <= 1.33 or abs(float(u @ v)) > 0.35 * lu * lv:
+        return False
+    if face.pips == 1:
+        return True
+    return 0.7 * _CELL_MM * die_mm <= (lu + lv) / 2 <= 1.4 * _CELL_MM * die_mm
+
+
+def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:
+    """The top face of each die, with a factor (<= 1) for doubt about it.
+
+    A face found more than once (on two pyramid levels) is taken from the finding with the
+    most pips, since a pip can be missed but not invented; findings that disagree add doubt.
+    Then a face next to a rounder one, and either clearly flatter or lying where that face's
+    sides would be, is a side face; a side face nearly as round as the top adds doubt too.
+    """
+    faces = sorted(faces, key=lambda f: (-f.pips, -f.confidence))
+    unique: list[list] = []
+    for face in faces:
+        for entry in unique:
+            if math.dist(face.centre, entry[0].centre) < 0.6 * (face.half_width
+                                                                 + entry[0].half_width):
+                if face.value != entry[0].value and face.confidence >= 0.5:
+                    entry[1] = min(entry[1], 0.6)
+                break
+        else:
+            unique.append([face, 1.0])
+    unique.sort(key=lambda e: (-round(e[0].roundness, 2), -e[0].confidence))
+    kept: list[list] = []
+    for face, doubt in unique:
+        if face.roundness < MIN_TOP_ROUNDNESS:
+            continue
+        for entry in kept:
+            top = entry[0]
+            gap = math.dist(face.centre, top.centre)
+            if gap < 1.25 * (face.half_width + top.half_width):
+                flatter = top.roundness - face.roundness
+                direction = math.atan2(face.centre[1] - top.centre[1],
+                                       face.centre[0] - top.centre[0])
+                along = abs(math.cos(direction - face.minor_direction))
+                if flatter > 0.12 or (flatter > 0.04 and along > 0.85):
+                    if flatter < 0.08:
+                        entry[1] = min(entry[1], 0.75)
+                    break
+        else:
+            kept.append([face, doubt])
+    return [(f, d) for f, d in kept]
+
+
+def _die_box(face: Face, x0: int, y0: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A box around the whole die: the face's outline, grown for the sides beside it."""
+    xs, ys = face.outline[:, 0], face.outline[:, 1]
+    grow = 0.12 * max(xs.max() - xs.min(), ys.max() - ys.min())
+    height, width = shape[:2]
+    return (int(max(0, xs.min() - grow + x0)), int(max(0, ys.min() - grow + y0)),
+            int(min(width - 1, xs.max() + grow + x0)), int(min(height - 1, ys.max() + grow + y0)))

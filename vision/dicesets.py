@@ -1,0 +1,98 @@
+"""The dice each game brings to the table: their colours, faces and pip colours.
+
+This is vision's own data, keyed by the game names the rest of the project uses; vision knows
+nothing else about the games. Body colours are nominal sRGB values under neutral light (stored
+BGR, as OpenCV orders them); a table's own colours come from colour calibration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BLACK = "black"
+WHITE = "white"
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """One die: its colour name, nominal body colour and its six faces.
+
+    `faces` lists (value, pip colour) in opposite pairs: faces[0] is opposite faces[1],
+    faces[2] opposite faces[3], faces[4] opposite faces[5].
+    """
+
+    colour: str
+    body_bgr: tuple[int, int, int]
+    faces: tuple[tuple[int, str], ...]
+
+    @property
+    def values(self) -> frozenset[int]:
+        return frozenset(value for value, _ in self.faces)
+
+    @property
+    def has_numerals(self) -> bool:
+        """True for a die whose pip colour means something (the 2018 grey die)."""
+        return len({pips for _, pips in self.faces}) > 1
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """The dice of one game, in the order the rule book lists them."""
+
+    game: str
+    dice: tuple[DieSpec, ...]
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(d.colour for d in self.dice)
+
+    @property
+    def values(self) -> frozenset[int]:
+        """Every value a die of this set can show; a reading outside it is suspect."""
+        return frozenset().union(*(d.values for d in self.dice))
+
+    def die(self, colour: str) -> DieSpec:
+        for d in self.dice:
+            if d.colour == colour:
+                return d
+        raise KeyError(colour)
+
+
+def _racing(colour: str, body_bgr: tuple[int, int, int], pips: str) -> DieSpec:
+    """A racing die: 1, 2 and 3 twice, each opposite its twin."""
+    return DieSpec(colour, body_bgr, ((1, pips), (1, pips), (2, pips), (2, pips), (3, pips),
+                                      (3, pips)))
+
+
+STANDARD_D6 = DieSpec("white", (235, 235, 232), ((1, BLACK), (6, BLACK), (2, BLACK), (5, BLACK),
+                                                 (3, BLACK), (4, BLACK)))
+
+CAMELUP_2014 = DiceSet("camelup-2014", (
+    _racing("blue", (190, 105, 30), WHITE),
+    _racing("green", (70, 150, 50), WHITE),
+    _racing("orange", (30, 125, 240), BLACK),
+    _racing("yellow", (45, 215, 245), BLACK),
+    _racing("white", (235, 235, 232), BLACK),
+))
+
+CAMELUP_2018 = DiceSet("camelup-2018", (
+    _racing("blue", (190, 105, 30), WHITE),
+    _racing("green", (70, 150, 50), WHITE),
+    _racing("yellow", (45, 215, 245), BLACK),
+    _racing("red", (45, 40, 200), WHITE),
+    _racing("purple", (140, 50, 115), WHITE),
+    DieSpec("grey", (140, 140, 138), ((1, WHITE), (1, BLACK), (2, WHITE), (2, BLACK), (3, WHITE),
+                                      (3, BLACK))),
+))
+
+DICE_SETS = {s.game: s for s in (CAMELUP_2014, CAMELUP_2018)}
+DEFAULT_GAME = "camelup-2014"
+
+
+def dice_set(game: str) -> DiceSet:
+    """The dice of `game`, or a one-line error naming the games known."""
+    try:
+        return DICE_SETS[game]
+    except KeyError:
+        raise ValueError(f"no dice known for game {game!r}; known: {', '.join(DICE_SETS)}") \
+            from None

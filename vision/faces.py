@@ -1,0 +1,471 @@
+"""Die faces read from pip candidates: which pips share a face, and what that face shows.
+
+Pips of one face have the same size, the same foreshortening (a die face is flat), the same
+polarity, and unbroken face surface between them. Every standard pip pattern is point-symmetric
+on a 3x3 grid, so once the pips are put back into a frame where they are round again (whitened
+by their mean ellipse) a face is a similarity transform of one canonical layout. The value is
+then read from the grid itself: each of the nine cells is sampled and called pip or surface, so
+a pip the candidate finder missed still counts, and a pattern that is not a die's is refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.pips import Pips
+
+#: where n found pips may sit on the 3x3 grid (corner cells at +-1+-1j), one orientation
+#: each: the whole pattern of n pips first, then patterns of more pips with some not found
+#: (a missed pip is still read from the grid)
+LAYOUTS = {
+    2: (np.array([1 + 1j, -1 - 1j]), np.array([1 + 1j, 1 - 1j])),
+    3: (np.array([1 + 1j, 0, -1 - 1j]), np.array([1 + 1j, 1 - 1j, -1 + 1j])),
+    4: (np.array([1 + 1j, 1 - 1j, -1 + 1j, -1 - 1j]), np.array([1 + 1j, 1 - 1j, -1 + 1j, 0])),
+    5: (np.array([1 + 1j, 1 - 1j, -1 + 1j, -1 - 1j, 0]),
+        np.array([1 + 1j, 1, 1 - 1j, -1 + 1j, -1])),
+    6: (np.array([1 + 1j, 1, 1 - 1j, -1 + 1j, -1, -1 - 1j]),),
+}
+_PERMUTATIONS = {n: np.array(list(itertools.permutations(range(n)))) for n in LAYOUTS}
+_ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
+_MIN_LONE_ROUNDNESS = 0.7
+#: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
+_MAX_LOPSIDED = 0.25
+#: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
+_FACE_REACH = 1.75
+
+
+def _occupancy_patterns() -> dict[bytes, int]:
+    """Every 3x3 pip occupancy a die face can show, mapped to its value."""
+    corners = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    cells = {
+        1: [[(0, 0)]],
+        2: [[(1, 1), (-1, -1)], [(1, -1), (-1, 1)]],
+        3: [[(1, 1), (-1, -1), (0, 0)], [(1, -1), (-1, 1), (0, 0)]],
+        4: [corners],
+        5: [[*corners, (0, 0)]],
+        6: [[*corners, (1, 0), (-1, 0)], [*corners, (0, 1), (0, -1)]],
+    }
+    patterns = {}
+    for value, variants in cells.items():
+        for variant in variants:
+            grid = np.zeros((3, 3), bool)
+            for i, j in variant:
+                grid[i + 1, j + 1] = True
+            patterns[grid.tobytes()] = value
+    return patterns
+
+
+_PATTERNS = _occupancy_patterns()
+_CELLS = np.array([i + 1j * j for i in (-1, 0, 1) for j in (-1, 0, 1)])
+_CELL_SPOTS = np.array([0, 0.15, -0.15, 0.15j, -0.15j])
+#: points of bare face between and around the pip cells, in grid units
+_SURFACE_SPOTS = np.array(
+    [s * 0.5 + 1j * t * 0.5 for s in (-1, 1) for t in (-1, 1)]
+    + [s * 1.45 + 1j * t for s in (-1, 1) for t in (-1.45, -0.5, 0.5, 1.45)]
+    + [t + 1j * s * 1.45 for s in (-1, 1) for t in (-0.5, 0.5)])
+_RING_ANGLES = np.exp(1j * np.linspace(0, 2 * np.pi, 24, endpoint=False))
+_EDGE_DIRECTIONS = np.exp(1j * np.linspace(0, 2 * np.pi, 8, endpoint=False))
+
+
+@dataclass(frozen=True)
+class FewPips:
+    """How much one or two pips must stand out (contrast, grey levels) and how big they must be
+    (pixels) to be read as a face, and in how many of 8 directions a face's edge must show:
+    a larger pattern vouches for itself, but wood grain and specks make round dots too, and
+    pairs of them. Where the dice's size is known (a calibrated table) a pip of the right size
+    needs less, and a die whose sides match the table may hide some of its edges."""
+
+    contrast: float = 30.0
+    size: float = 4.5
+    edges: int = 6
+
+
+@dataclass(frozen=True)
+class Face:
+    """One die face read from its pips, in the pixel coordinates of the image it was read in.
+
+    `u` and `v` are the grid's basis (the step from the centre cell to the next) in pixels;
+    `outline` is the face's edge found by scanning outwards (8 points); `surface_points` are
+    spots of bare face, for its colour.
+    """
+
+    value: int
+    centre: tuple[float, float]
+    u: tuple[float, float]
+    v: tuple[float, float]
+    outline: np.ndarray
+    surface_points: np.ndarray
+    polarity: int
+    roundness: float
+    minor_direction: float
+    pip_size: float
+    contrast: float
+    surface: float
+    pips: int
+    confidence: float
+
+    def scaled(self, factor: float) -> Face:
+        """The same face in an image `factor` times larger."""
+        return Face(self.value, (self.centre[0] * factor, self.centre[1] * factor),
+                    (self.u[0] * factor, self.u[1] * factor),
+                    (self.v[0] * factor, self.v[1] * factor), self.outline * factor,
+                    self.surface_points * factor, self.polarity, self.roundness,
+                    self.minor_direction, self.pip_size * factor, self.contrast, self.surface,
+                    self.pips, self.confidence)
+
+    @property
+    def half_width(self) -> float:
+        """Half the face's width in pixels, from its outline."""
+        c = np.array(self.centre)
+        return float(np.median(np.hypot(*(self.outline - c).T)) / 1.15)
+
+
+def bilinear(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """`image` sampled at float positions (clamped to the border)."""
+    height, width = image.shape[:2]
+    xs = np.clip(xs, 0, width - 1.001)
+    ys = np.clip(ys, 0, height - 1.001)
+    x0 = xs.astype(np.intp)
+    y0 = ys.astype(np.intp)
+    fx = xs - x0
+    fy = ys - y0
+    if image.ndim == 3:
+        fx = fx[..., None]
+        fy = fy[..., None]
+    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
+    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
+    return top * (1 - fy) + bottom * fy
+
+
+def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
+    """Sets of pips that may share a face: alike, near, and joined by unbroken surface."""
+    n = len(pips)
+    if n == 0:
+        return []
+    i, j = _pairs_within(pips.x, 6.0 * pips.major.max())
+    dx = pips.x[j] - pips.x[i]
+    dy = pips.y[j] - pips.y[i]
+    big = np.maximum(pips.major[i], pips.major[j])
+    con = np.minimum(pips.contrast[i], pips.contrast[j])
+    rnd = pips.roundness
+    # small pips are measured roughly (a pixel more or less, blur): allow them more spread
+    small = big < 7.0
+    near = ((pips.polarity[i] == pips.polarity[j]) & (np.hypot(dx, dy) < 6.0 * big)
+            & (big - np.minimum(pips.major[i], pips.major[j]) <= np.maximum(0.375 * big, 2.0))
+            & (np.abs(rnd[i] - rnd[j]) <= np.where(small, 0.3, 0.2))
+            & (np.abs(pips.contrast[i] - pips.contrast[j])
+               <= np.where(small, 0.4, 0.25) * np.maximum(pips.contrast[i], pips.contrast[j]))
+            & (np.abs(pips.surface[i] - pips.surface[j]) <= 0.35 * con))
+    i, j, dx, dy = i[near], j[near], dx[near], dy[near]
+    if len(i):
+        # distance in pip diameters, in the frame where the pair's pips are round
+        a = (pips.major[i] + pips.major[j]) / 8.0
+        b = (pips.minor[i] + pips.minor[j]) / 8.0
+        t = np.arctan2(np.sin(2 * pips.angle[i]) + np.sin(2 * pips.angle[j]),
+                       np.cos(2 * pips.angle[i]) + np.cos(2 * pips.angle[j])) / 2
+        along = dx * np.cos(t) + dy * np.sin(t)
+        across = -dx * np.sin(t) + dy * np.cos(t)
+        dist = np.hypot(along / a, across / b) / 4.0
+        ok = dist <= 5.5
+        i, j = i[ok], j[ok]
+    if len(i):
+        ok = _joined_by_surface(pips, gray, i, j)
+        i, j = i[ok], j[ok]
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for a_, b_ in zip(i.tolist(), j.tolist(), strict=True):
+        parent[root(a_)] = root(b_)
+    groups: dict[int, list[int]] = {}
+    for k in range(n):
+        groups.setdefault(root(k), []).append(k)
+    return list(groups.values())
+
+
+def _pairs_within(x: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j), i before j, whose x lie within `reach`: a sweep along x, so a frame
+    full of specks does not cost a pair for every two of them."""
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    ends = np.searchsorted(xs, xs + reach, side="right")
+    counts = ends - np.arange(len(xs)) - 1
+    first = np.repeat(np.arange(len(xs)), counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    second = np.arange(counts.sum()) - starts + first + 1
+    a, b = order[first], order[second]
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray,
+                       j: np.ndarray) -> np.ndarray:
+    """For each pair, whether the straight path between the pips stays on one surface."""
+    steps = 10
+    length = np.maximum(np.hypot(pips.x[j] - pips.x[i], pips.y[j] - pips.y[i]), 1e-6)
+    start = np.minimum((0.5 * pips.major[i] + 1.5) / length, 0.5)[:, None]
+    stop = np.maximum(1 - (0.5 * pips.major[j] + 1.5) / length, start[:, 0])[:, None]
+    t = start + np.linspace(0, 1, steps)[None, :] * (stop - start)
+    xs = pips.x[i][:, None] + t * (pips.x[j] - pips.x[i])[:, None]
+    ys = pips.y[i][:, None] + t * (pips.y[j] - pips.y[i])[:, None]
+    values = bilinear(gray, xs, ys)
+    expected = pips.surface[i][:, None] * (1 - t) + pips.surface[j][:, None] * t
+    con = np.minimum(pips.contrast[i], pips.contrast[j])
+    noise = np.maximum(pips.ring_spread[i], pips.ring_spread[j])
+    tolerance = np.maximum(np.maximum(0.15 * con, 8.0), 2.5 * noise)[:, None]
+    off = np.abs(values - expected) > tolerance
+    # a speck on a textured face is one sample; an edge between faces or dice is a run
+    return (off.sum(axis=1) <= 1) & ~(off[:, 1:] & off[:, :-1]).any(axis=1)
+
+
+def read_faces(pips: Pips, gray: np.ndarray, few: FewPips = FewPips()) -> list[Face]:
+    """Every face that can be read from `pips`, splitting groups that hold more than one."""
+    faces = []
+    for group in group_pips(pips, gray):
+        faces.extend(_read_group(pips, group, gray, few, 0))
+    return faces
+
+
+def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
+                depth: int) -> list[Face]:
+    """The faces in `group`, splitting it when it holds more than one: first by roundness (a
+    side face's pips are flatter than the top's), then by position, then by leaving out one
+    pip. A face read from part of a group must have none of the rest lying on it, and a single
+    pip split off is read as a one only when the rest were clearly flatter: a lone pip of a two
+    or three must never pass for a one."""
+    face = read_face(pips, group, gray, few)
+    if face is not None:
+        return [face]
+    if len(group) < 2 or depth > 2:
+        return []
+    found: list[Face] = []
+    index = np.array(group)
+    roundness = pips.roundness[index]
+    order = np.argsort(roundness)
+    gaps = np.diff(roundness[order])
+    k = int(np.argmax(gaps))
+    if gaps[k] >= 0.06:
+        rounder = index[order[k + 1:]].tolist()
+        flatter = index[order[:k + 1]].tolist()
+        for part, single_ok in ((rounder, gaps[k] >= 0.12), (flatter, False)):
+            if len(part) > 1 or single_ok:
+                found += _read_group(pips, part, gray, few, depth + 1)
+    if not found and len(group) >= 4:
+        left, right = _split_in_two(np.stack([pips.x[index], pips.y[index]], 1))
+        for part in (left, right):
+            if len(part) > 1:
+                found += _read_group(pips, index[part].tolist(), gray, few, depth + 1)
+    if not found and 3 <= len(group) <= 7:
+        for k in range(len(group)):
+            if not _stands_out(pips, group[k], group[:k] + group[k + 1:]):
+                continue
+            face = read_face(pips, group[:k] + group[k + 1:], gray, few)
+            if face is not None:
+                found = [face]
+                break
+    return [f for f in found if _clear_of(f, pips, group)]
+
+
+def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
+    """Whether pip `k` looks unlike the `rest` (flatter, larger or smaller, fainter or
+    stronger): only such a pip may be left out of a group to read the rest."""
+    rest_ = np.array(rest)
+    return bool(abs(pips.roundness[k] - pips.roundness[rest_].mean()) >= 0.08
+                or abs(np.log(pips.major[k] / pips.major[rest_].mean())) >= 0.22
+                or abs(np.log(pips.contrast[k] / pips.contrast[rest_].mean())) >= 0.18)
+
+
+def _clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
+    """Whether no pip of `group` but the face's own lies on the face."""
+    basis = np.array([face.u, face.v]).T
+    offsets = np.stack([pips.x[group] - face.centre[0], pips.y[group] - face.centre[1]])
+    cells = np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
+    on_face = cells < _FACE_REACH
+    return int(on_face.sum()) <= face.pips
+
+
+def _split_in_two(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two-means on positions, seeded with the two points farthest apart."""
+    d = ((points[:, None] - points[None]) ** 2).sum(-1)
+    a, b = np.unravel_index(np.argmax(d), d.shape)
+    ca, cb = points[a], points[b]
+    second = np.zeros(len(points), bool)
+    for _ in range(8):
+        second = ((points - ca) ** 2).sum(1) > ((points - cb) ** 2).sum(1)
+        if second.all() or not second.any():
+            break
+        ca, cb = points[~second].mean(0), points[second].mean(0)
+    return np.nonzero(~second)[0], np.nonzero(second)[0]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    value: int
+    confidence: float
+    a: complex
+    offset: complex
+    surface_spots: np.ndarray
+
+
+def read_face(pips: Pips, group: list[int], gray: np.ndarray,
+              few: FewPips = FewPips()) -> Face | None:
+    """The face the pips of `group` show, or None when they show none clearly."""
+    n = len(group)
+    index = np.array(group)
+    if n > 6 or (n <= 2 and (float(np.median(pips.contrast[index])) < few.contrast
+                             or pips.major[index].min() < few.size)):
+        return None
+    if n == 1 and pips.roundness[index[0]] < _MIN_LONE_ROUNDNESS:
+        return None
+    cov = pips.shape_covariance(index)
+    w, vecs = np.linalg.eigh(cov)
+    whiten = vecs @ np.diag(1.0 / np.sqrt(w)) @ vecs.T / 4.0  # pixels -> pip diameters
+    unwhiten = np.linalg.inv(whiten)
+    centre = np.array([pips.x[index].mean(), pips.y[index].mean()])
+    surface = float(np.median(pips.surface[index]))
+    contrast = float(np.median(pips.contrast[index]))
+    polarity = int(pips.polarity[index[0]])
+    # how far bare face may stray from its median, in units of pip contrast: a speckled face
+    # (felt, sand-blasted plastic) strays further
+    plain = min(0.4, max(0.25, 3.0 * float(np.median(pips.ring_spread[index])) / contrast))
+
+    def to_image(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        flat = np.ravel(z)
+        pts = centre[:, None] + unwhiten @ np.stack([flat.real, flat.imag])
+        return pts[0].reshape(np.shape(z)), pts[1].reshape(np.shape(z))
+
+    def pipness(z: np.ndarray) -> np.ndarray:
+        return polarity * (bilinear(gray, *to_image(z)) - surface) / contrast
+
+    if n == 1:
+        reading = _read_lone(pips, index[0], contrast, plain, pipness)
+    else:
+        q = whiten @ (np.stack([pips.x[index], pips.y[index]]) - centre[:, None])
+        readings = [r for fit in _fits(q[0] + 1j * q[1])
+                    if (r := _read_grid(fit, plain, pipness)) is not None]
+        if not readings:
+            return None
+        reading = max(readings, key=lambda r: r.confidence)
+        if any(r.value != reading.value and r.confidence > 0.3 for r in readings):
+            reading = _Reading(reading.value, reading.confidence * 0.6, reading.a,
+                               reading.offset, reading.surface_spots)
+    if reading is None:
+        return None
+    outline, ends, reach = _outline(gray, centre, unwhiten, offset=reading.offset,
+                                     a=reading.a, surface=surface, contrast=contrast,
+                                     lone=n == 1)
+    if ends.sum() < few.edges:
+        return None
+    if n == 1:
+        # a one sits in the middle of its face: the face ends about as far on either side
+        # (where a die may hide some of its edges, on the sides where both ends were seen)
+        both = ends[:4] & ends[4:] if few.edges < len(ends) - 2 else np.ones(4, bool)
+        lopsided = np.abs(reach[:4] - reach[4:]) / (reach[:4] + reach[4:])
+        if (both.any() and float(lopsided[both].mean()) > _MAX_LOPSIDED) or reach.min() < 1.2:
+            return None
+    sx, sy = to_image(reading.surface_spots + reading.offset)
+    gx, gy = to_image(reading.offset + np.array([0, reading.a, 1j * reading.a]))
+    t = pips.angle[index]
+    minor_direction = math.atan2(np.sin(2 * t).mean(), np.cos(2 * t).mean()) / 2 + math.pi / 2
+    return Face(value=reading.value, centre=(float(gx[0]), float(gy[0])),
+                u=(float(gx[1] - gx[0]), float(gy[1] - gy[0])),
+                v=(float(gx[2] - gx[0]), float(gy[2] - gy[0])), outline=outline,
+                surface_points=np.stack([sx, sy], 1), polarity=polarity,
+                roundness=float(pips.roundness[index].mean()), minor_direction=minor_direction,
+                pip_size=float(pips.major[index].mean()), contrast=contrast, surface=surface,
+                pips=n, confidence=float(max(0.0, reading.confidence)))
+
+
+def _read_lone(pips: Pips, k: int, contrast: float, plain: float,
+               pipness) -> _Reading | None:
+    """A one: a lone pip, round and strong, with plain face all around it."""
+    inner = pipness(_RING_ANGLES * 1.1)
+    outer = pipness(_RING_ANGLES * 1.5)
+    if np.abs(inner).max() > 0.35 or outer.max() > 0.5:
+        return None
+    uniform = float(np.mean(np.abs(np.concatenate([inner, outer])) <= plain))
+    if uniform < 0.8:
+        return None
+    confidence = min(1.0, 1.0 - np.abs(inner).max(), (uniform - 0.75) / 0.25)
+    return _Reading(1, confidence, 1.0 + 0j, 0j,
+                    np.concatenate([_RING_ANGLES * 1.1, _RING_ANGLES * 1.5]))
+
+
+def _read_grid(fit: tuple[complex, complex, float, float], plain: float,
+               pipness) -> _Reading | None:
+    """The value on the grid a fit puts over the face, read cell by cell."""
+    a, offset, rms, rows = fit
+    if rms > 0.2 or not 0.7 < abs(a) < 3.2:
+        return None
+    cells = pipness(a * (_stretch(_CELLS, rows)[:, None] + _CELL_SPOTS[None])
+                    + offset).mean(axis=1)
+    value = _PATTERNS.get((cells > 0.5).reshape(3, 3).tobytes())
+    if value is None:
+        return None
+    spots = pipness(a * _stretch(_SURFACE_SPOTS, rows) + offset)
+    bare = np.abs(spots) <= plain
+    uniform = float(np.mean(bare))
+    if uniform < 0.8:
+        return None
+    margin = float(np.min(np.abs(cells - 0.5)) * 2)
+    confidence = min(1.0, margin, 1.0 - rms / 0.3, (uniform - 0.6) / 0.3)
+    return _Reading(value, confidence, a, offset, a * _stretch(_SURFACE_SPOTS, rows)[bare])
+
+
+def _fits(z: np.ndarray) -> list[tuple[complex, complex, float, float]]:
+    """For each layout n pips may take, the similarity (scale-rotation `a`, offset `b`) that
+    best maps it onto `z` over every pairing, its rms error relative to |a|, and the spacing of
+    the rows along the imaginary axis (dice differ in how they space a six)."""
+    zp = z[_PERMUTATIONS[len(z)]]
+    zc = zp - zp.mean(axis=1, keepdims=True)
+    fits = []
+    for base in LAYOUTS[len(z)]:
+        best = (0j, 0j, math.inf, 1.0)
+        for rows in _ROW_SPACINGS if len(base) == 6 else (1.0,):
+            layout = base.real + 1j * rows * base.imag
+            w = layout - layout.mean()
+            a = (np.conj(w)[None] * zc).sum(axis=1) / (np.abs(w) ** 2).sum()
+            rms = (np.sqrt((np.abs(zc - a[:, None] * w[None]) ** 2).mean(axis=1))
+                   / np.maximum(np.abs(a), 1e-9))
+            k = int(np.argmin(rms))
+            if rms[k] < best[2]:
+                best = (complex(a[k]), complex(zp[k].mean() - a[k] * layout.mean()),
+                        float(rms[k]), rows)
+        fits.append(best)
+    return fits
+
+
+def _stretch(z: np.ndarray, rows: float) -> np.ndarray:
+    return z.real + 1j * rows * z.imag
+
+
+def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offset: complex,
+             a: complex, surface: float, contrast: float,
+             lone: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the face's surface ends along 8 directions from its centre (pixels, 8x2), whether
+    it ends within reach in each, and how far (in the scan's units; a lone pip's in pip
+    diameters). The scan runs in grid units (`a`), past the pips:
+    along the grid's axes from just outside the outer cells, along its diagonals from beyond
+    the corner pips; a lone pip's face is scanned from just outside the pip."""
+    t = np.linspace(0.0, 1.0, 16)
+    if lone:
+        reach = np.stack([0.8 + 3.4 * t] * 8)
+    else:
+        axis, diagonal = 1.45 + 1.75 * t, 2.0 + 2.0 * t
+        reach = np.stack([axis, diagonal] * 4)
+    z = offset + a * _EDGE_DIRECTIONS[:, None] * reach
+    pts = centre[:, None, None] + np.einsum("ij,jkl->ikl", unwhiten,
+                                            np.stack([np.real(z), np.imag(z)]))
+    values = bilinear(gray, pts[0], pts[1])
+    off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
+    found = off.any(axis=1)
+    first = np.where(found, off.argmax(axis=1), len(t) - 1)
+    rows = np.arange(8)
+    return np.stack([pts[0][rows, first], pts[1][rows, first]], 1), found, reach[rows, first]

@@ -1,0 +1,167 @@
+"""Pip candidates: small, round, high-contrast blobs, dark or light, on a uniform surface.
+
+A pip is found as a connected blob of pixels darker (or lighter) than the local mean, then
+measured by its second moments (an ellipse: a round pip seen at an angle), its contrast against
+a ring of surface around it, and how uniform that ring is. Everything is vectorised over the
+blobs: a frame of wood grain can hold hundreds of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DARK = -1
+LIGHT = 1
+
+_RING = 24
+_RUN = 10
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, _RING, endpoint=False)
+_COS = np.cos(_ANGLES)
+_SIN = np.sin(_ANGLES)
+
+
+@dataclass(frozen=True)
+class Pips:
+    """Pip candidates, one row per blob, in the pixel coordinates of the image searched.
+
+    `major`/`minor` are the ellipse's full axes, `angle` the major axis's direction (radians),
+    `polarity` DARK or LIGHT, `contrast` how far the blob is from its `surface` (always > 0),
+    `ring_spread` half the spread of the ring's values that make up `surface` (the tightest run
+    of ten in 24 about the median: a ring partly off the face still finds it), and `fill` the
+    blob's area over its ellipse's (about 1 for a clean pip, less for two pips run together).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    major: np.ndarray
+    minor: np.ndarray
+    angle: np.ndarray
+    polarity: np.ndarray
+    contrast: np.ndarray
+    surface: np.ndarray
+    ring_spread: np.ndarray
+    fill: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    @property
+    def roundness(self) -> np.ndarray:
+        return self.minor / self.major
+
+    def take(self, index: np.ndarray) -> Pips:
+        return Pips(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
+
+    def shape_covariance(self, index: np.ndarray) -> np.ndarray:
+        """The mean second-moment matrix of the pips at `index` (2x2)."""
+        a, b, t = self.major[index] / 4.0, self.minor[index] / 4.0, self.angle[index]
+        c, s = np.cos(t), np.sin(t)
+        xx = (a * a * c * c + b * b * s * s).mean()
+        yy = (a * a * s * s + b * b * c * c).mean()
+        xy = ((a * a - b * b) * c * s).mean()
+        return np.array([[xx, xy], [xy, yy]])
+
+
+def _concat(parts: list[Pips]) -> Pips:
+    fields = Pips.__dataclass_fields__
+    if not parts:
+        return Pips(*(np.zeros(0) for _ in fields))
+    return Pips(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
+
+
+def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
+              min_diameter: float = 2.5) -> Pips:
+    """Pip candidates in `gray` (float32, lightly blurred) no wider than about `window` / 2.
+
+    `window` is the side of the local-mean box; it should be about a die face's width, so that
+    the mean is mostly the face's surface.
+    """
+    window |= 1
+    mean = cv2.blur(gray, (window, window))
+    found = []
+    for polarity in (DARK, LIGHT):
+        diff = (mean - gray) if polarity == DARK else (gray - mean)
+        sizes = {"min_contrast": min_contrast, "min_diameter": min_diameter,
+                 "max_diameter": window / 2.0}
+        loose = _blobs(gray, diff, polarity, threshold=8.0, **sizes)
+        # pips set close together run into one blob at a loose threshold, and so does a face
+        # standing out from a dark table with its pips: a stricter one parts them
+        strict = _blobs(gray, diff, polarity, threshold=24.0, **sizes)
+        if len(loose) and len(strict):
+            d = np.hypot(strict.x[:, None] - loose.x[None], strict.y[:, None] - loose.y[None])
+            strict = strict.take((d / loose.major[None]).min(axis=1) > 0.5)
+        found += [loose, strict]
+    return _concat(found)
+
+
+def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: float,
+           min_contrast: float, min_diameter: float, max_diameter: float) -> Pips:
+    low = (diff > threshold).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
+    if n <= 1:
+        return _concat([])
+    has_core = np.zeros(n, bool)
+    has_core[np.unique(labels[diff > min_contrast])] = True
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    side = np.maximum(w, h)
+    keep = (has_core & (area >= 0.6 * min_diameter ** 2) & (side <= 1.2 * max_diameter)
+            & (side <= 3.5 * np.minimum(w, h)) & (area >= 0.45 * w * h))
+    keep[0] = False
+    index = np.nonzero(keep)[0]
+    if len(index) == 0:
+        return _concat([])
+
+    ys, xs = np.nonzero(keep[labels])
+    lab = labels[ys, xs]
+    xs = xs.astype(np.float64)
+    ys_f = ys.astype(np.float64)
+    count = np.bincount(lab, minlength=n)[index].astype(np.float64)
+
+    def moment(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(lab, weights, minlength=n)[index] / count
+
+    mx, my = moment(xs), moment(ys_f)
+    cxx = moment(xs * xs) - mx * mx + 1.0 / 12.0
+    cyy = moment(ys_f * ys_f) - my * my + 1.0 / 12.0
+    cxy = moment(xs * ys_f) - mx * my
+    # a pip's shade is that of its core (above half its peak): the blurred rim round a small
+    # pip would water it down, the more so the larger the rim
+    depth = diff[ys, xs.astype(np.intp)]
+    peak = np.zeros(n, np.float32)
+    np.maximum.at(peak, lab, depth)
+    core = (depth >= 0.5 * peak[lab]).astype(np.float64)
+    inside = (np.bincount(lab, core * gray[ys, xs.astype(np.intp)], minlength=n)[index]
+              / np.bincount(lab, core, minlength=n)[index])
+    half_trace = (cxx + cyy) / 2.0
+    disc = np.sqrt(np.maximum(half_trace ** 2 - (cxx * cyy - cxy * cxy), 0.0))
+    major = 4.0 * np.sqrt(half_trace + disc)
+    minor = 4.0 * np.sqrt(np.maximum(half_trace - disc, 1e-6))
+    angle = 0.5 * np.arctan2(2.0 * cxy, cxx - cyy)
+    fill = count / (np.pi / 4.0 * major * minor)
+
+    radius = 0.55 * major + 1.0
+    height, width = gray.shape
+    px = np.rint(mx[:, None] + radius[:, None] * _COS).astype(np.intp)
+    py = np.rint(my[:, None] + radius[:, None] * _SIN).astype(np.intp)
+    inside_image = (px >= 0) & (py >= 0) & (px < width) & (py < height)
+    ring = gray[np.clip(py, 0, height - 1), np.clip(px, 0, width - 1)].astype(np.float64)
+    # off the image: values that can never join a tight run
+    ring[~inside_image] = 1e6 + np.arange(_RING)[None, :].repeat(len(ring), 0)[~inside_image]
+    # the surface is the tightest run of _RUN ring values about the median: a corner pip's ring
+    # runs partly off its face (onto a side face or the table), and the face holds together
+    ring.sort(axis=1)
+    lowest = _RING // 2 - _RUN + 1  # every run considered holds the ring's median
+    spans = ring[:, lowest + _RUN - 1:_RING // 2 + _RUN] - ring[:, lowest:_RING // 2 + 1]
+    first = spans.argmin(axis=1) + lowest
+    rows = np.arange(len(ring))
+    window = ring[rows[:, None], first[:, None] + np.arange(_RUN)[None, :]]
+    surface = np.where(window[:, -1] < 1e6, window.mean(axis=1), np.nan)
+    spread = spans[rows, first - lowest] / 2.0
+    contrast = polarity * (inside - surface)
+    ok = (np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
+          & (fill >= 0.8))
+    pol = np.full(len(index), float(polarity))
+    return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill).take(ok)

@@ -1,0 +1,120 @@
+"""Scoring readings against the truth: right, wrong, unknown, and false dice.
+
+A reading answers for a true die when its centre lies in the die's box (grown a little) or the
+die's centre lies in the reading's box; each is used once, nearest first. A die is read right
+when its value (and, where asked, colour and pip colour) are right; wrong when any of them is
+given and wrong; unknown when it is not found or its value is None. A reading with a value
+that answers for no die is a false die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from vision.dice import DieReading
+
+
+@dataclass(frozen=True)
+class TrueDie:
+    """A die as it really lies: box (x0, y0, x1, y1), value, and colour and pip colour when
+    they are known (None: not judged)."""
+
+    box: tuple[float, float, float, float]
+    value: int
+    colour: str | None = None
+    numeral: str | None = None
+
+
+@dataclass
+class Score:
+    """Counts over many images; `misses` keeps what went wrong, for a person to look at."""
+
+    dice: int = 0
+    right: int = 0
+    wrong: int = 0
+    unknown: int = 0
+    false: int = 0
+    misses: list[tuple[str, TrueDie | None, DieReading | None]] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        self.dice += other.dice
+        self.right += other.right
+        self.wrong += other.wrong
+        self.unknown += other.unknown
+        self.false += other.false
+        self.misses += other.misses
+
+    def share(self, count: int) -> float:
+        return count / self.dice if self.dice else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.dice} dice: right {self.share(self.right):.2%}, wrong "
+                f"{self.share(self.wrong):.2%}, unknown {self.share(self.unknown):.2%}, "
+                f"false dice {self.false}")
+
+
+def score(truth: Sequence[TrueDie], readings: Sequence[DieReading], *,
+          ignore: Iterable[tuple[float, float, float, float]] = (),
+          grow: float = 0.15) -> Score:
+    """How `readings` of one image fare against its `truth`. Readings over a box in `ignore`
+    (a die the truth cannot judge: hidden, cut by the frame's edge) count neither way."""
+    result = Score(dice=len(truth))
+    pairs = []
+    for i, t in enumerate(truth):
+        for k, r in enumerate(readings):
+            if _answers(t.box, r.box, grow):
+                pairs.append((_gap(t.box, r.box), i, k))
+    used_t, used_r = set(), set()
+    for _, i, k in sorted(pairs):
+        if i not in used_t and k not in used_r:
+            used_t.add(i)
+            used_r.add(k)
+            _judge(result, truth[i], readings[k])
+    for i, t in enumerate(truth):
+        if i not in used_t:
+            result.unknown += 1
+            result.misses.append(("not found", t, None))
+    ignored = list(ignore)
+    for k, r in enumerate(readings):
+        if k in used_r or r.value is None:
+            continue
+        if any(_answers(box, r.box, grow) for box in ignored):
+            continue
+        result.false += 1
+        result.misses.append(("false die", None, r))
+    return result
+
+
+def _judge(result: Score, t: TrueDie, r: DieReading) -> None:
+    if r.value is None:
+        result.unknown += 1
+        result.misses.append(("unknown", t, r))
+        return
+    wrong = r.value != t.value
+    wrong |= t.colour is not None and r.die is not None and r.die != t.colour
+    wrong |= t.numeral is not None and r.numeral is not None and r.numeral != t.numeral
+    if wrong:
+        result.wrong += 1
+        result.misses.append(("wrong", t, r))
+    elif (t.colour is not None and r.die is None) or (t.numeral is not None
+                                                      and r.numeral is None):
+        result.unknown += 1
+        result.misses.append(("colour unknown", t, r))
+    else:
+        result.right += 1
+
+
+def _answers(box: Sequence[float], other: Sequence[float], grow: float) -> bool:
+    x0, y0, x1, y1 = box
+    gx, gy = (x1 - x0) * grow, (y1 - y0) * grow
+    cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
+    if x0 - gx <= cx <= x1 + gx and y0 - gy <= cy <= y1 + gy:
+        return True
+    tx, ty = (x0 + x1) / 2, (y0 + y1) / 2
+    return other[0] <= tx <= other[2] and other[1] <= ty <= other[3]
+
+
+def _gap(box: Sequence[float], other: Sequence[float]) -> float:
+    return (((box[0] + box[2]) - (other[0] + other[2])) ** 2
+            + ((box[1] + box[3]) - (other[1] + other[3])) ** 2)

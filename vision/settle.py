@@ -1,0 +1,214 @@
+"""Settling: read a die once, when it has come to rest, and say when it is taken away.
+
+Motion is measured on a small grey copy of the roll zone (a few thousand pixels), so watching
+costs next to nothing; the reader runs only when the view has been still for `stable_frames`
+frames after something moved. Dice are then matched with the ones already lying there: a die
+seen again where it lay (after a hand passed over, or a nudge) is the same die and is not read
+again; a new one is reported once as "landed"; one that is no longer seen, where the table is
+bare again, is reported as "gone". A die hidden under a resting hand is neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.dice import DiceReader, DieReading
+
+LANDED = "landed"
+GONE = "gone"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One event of the roll zone: a die came to rest and was read, or was taken away."""
+
+    time: float
+    kind: str
+    reading: DieReading
+
+    def to_json(self) -> dict:
+        return {"time": round(self.time, 3), "event": self.kind, **self.reading.to_json()}
+
+
+@dataclass
+class _Die:
+    reading: DieReading
+    reported: bool
+    tries: int = 0
+    patch: np.ndarray | None = None
+
+
+class Settler:
+    """Turns frames into Settled events. Feed it every frame with its time in seconds.
+
+    `motion_level` is the grey-level change that counts a small-image pixel as moving and
+    `motion_share` the share of such pixels that makes a frame a moving one; `retries` is how
+    many still frames a die read without confidence is read again before it is reported as it
+    is (its value None).
+    """
+
+    def __init__(self, reader: DiceReader, *, zone: Sequence[Sequence[float]] | None = None,
+                 stable_frames: int = 5, motion_level: float = 14.0,
+                 motion_share: float = 0.002, small_width: int = 80, retries: int = 3) -> None:
+        self.reader = reader
+        self.zone = (None if zone is None
+                     else cv2.boundingRect(np.asarray(zone, np.float32).reshape(-1, 2)))
+        self.stable_frames = stable_frames
+        self.motion_level = motion_level
+        self.motion_share = motion_share
+        self.small_width = small_width
+        self.retries = retries
+        self._previous: np.ndarray | None = None
+        self._background = np.zeros((0, 0), np.float32)
+        self._known = np.zeros((0, 0), bool)
+        self._origin = (0, 0)
+        self._scale = 1.0
+        self._shape = (0, 0)
+        self._still = 0
+        self._moved = True
+        self._dice: list[_Die] = []
+
+    @property
+    def dice(self) -> list[DieReading]:
+        """The dice lying in the roll zone as last seen (reported or not)."""
+        return [d.reading for d in self._dice]
+
+    @property
+    def is_still(self) -> bool:
+        return self._still >= self.stable_frames
+
+    def small(self, frame: np.ndarray) -> np.ndarray:
+        """The small image motion is measured on (the roll zone only, if one is set)."""
+        x, y = 0, 0
+        if self.zone is not None:
+            x, y, w, h = self.zone
+            x, y = max(0, x), max(0, y)
+            frame = frame[y:y + h, x:x + w]
+        height = max(1, round(frame.shape[0] * self.small_width / frame.shape[1]))
+        small = cv2.resize(frame, (self.small_width, height), interpolation=cv2.INTER_AREA)
+        self._origin, self._scale = (x, y), self.small_width / frame.shape[1]
+        if small.shape[:2] != self._shape:
+            self._shape = small.shape[:2]
+            self._background = small.astype(np.float32)
+            self._known = np.zeros(self._shape, bool)
+        return small
+
+    def moving(self, small: np.ndarray) -> bool:
+        """Whether `small` differs from the previous small frame (and remember it)."""
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            return True
+        changed = _difference(small, previous) > self.motion_level
+        return bool(np.count_nonzero(changed) > max(2, self.motion_share * changed.size))
+
+    def feed(self, frame: np.ndarray, time: float) -> list[Settled]:
+        """The events this frame brings (most frames bring none)."""
+        small = self.small(frame)
+        if self.moving(small):
+            self._still = 0
+            self._moved = True
+            return []
+        self._still += 1
+        pending = any(not d.reported for d in self._dice)
+        if self._still < self.stable_frames or not (self._moved or pending):
+            return []
+        self._moved = False
+        return self._look(frame, small, time)
+
+    def _look(self, frame: np.ndarray, small: np.ndarray, time: float) -> list[Settled]:
+        readings = self.reader.read(frame)
+        events = []
+        unmatched = list(self._dice)
+        for reading in readings:
+            known = self._match(reading, unmatched)
+            if known is None:
+                die = _Die(reading, reported=False)
+                self._dice.append(die)
+            else:
+                unmatched.remove(known)
+                die = known
+                die.tries += 1
+                if not die.reported and _surer(reading, die.reading):
+                    die.reading = reading
+                else:
+                    die.reading = replace(die.reading, box=reading.box)
+            if not die.reported and (die.reading.value is not None
+                                     or die.tries >= self.retries):
+                die.reported = True
+                events.append(Settled(time, LANDED, die.reading))
+        for die in unmatched:
+            if self._bare(small, die):
+                self._dice.remove(die)
+                if die.reported:
+                    events.append(Settled(time, GONE, die.reading))
+        self._learn_background(small)
+        return events
+
+    def _match(self, reading: DieReading, dice: list[_Die]) -> _Die | None:
+        """The die already lying where `reading` is (and of its colour, when colours are
+        known), if any."""
+        best, best_gap = None, np.inf
+        x, y = reading.centre
+        for die in dice:
+            if reading.die is not None and die.reading.die not in (None, reading.die):
+                continue
+            bx, by = die.reading.centre
+            reach = 0.75 * max(die.reading.box[2] - die.reading.box[0],
+                               die.reading.box[3] - die.reading.box[1], 8)
+            gap = float(np.hypot(x - bx, y - by))
+            if gap <= reach and gap < best_gap:
+                best, best_gap = die, gap
+        return best
+
+    def _bare(self, small: np.ndarray, die: _Die) -> bool:
+        """Whether the table where `die` lay looks bare: like the bare roll zone there, where
+        that is known, or else no longer like the die did when it was read. A hand resting
+        on the die looks like neither the bare table nor the die, and keeps it."""
+        x0, y0, x1, y1 = self._small_box(die.reading)
+        here = small[y0:y1 + 1, x0:x1 + 1].astype(np.float32)
+        if here.size == 0:
+            return True
+        known = self._known[y0:y1 + 1, x0:x1 + 1]
+        if known.mean() > 0.8:
+            off = _difference(here, self._background[y0:y1 + 1, x0:x1 + 1])[known]
+            return float(np.percentile(off, 90)) < self.motion_level
+        if die.patch is None or die.patch.shape != here.shape:
+            return True
+        return float(np.mean(_difference(here, die.patch))) >= self.motion_level
+
+    def _small_box(self, reading: DieReading) -> tuple[int, int, int, int]:
+        """`reading`'s box in the small image's pixels."""
+        ox, oy = self._origin
+        x0, y0, x1, y1 = reading.box
+        h, w = self._shape
+        s = self._scale
+        return (max(0, int((x0 - ox) * s)), max(0, int((y0 - oy) * s)),
+                min(w - 1, int((x1 - ox) * s + 1)), min(h - 1, int((y1 - oy) * s + 1)))
+
+    def _learn_background(self, small: np.ndarray) -> None:
+        """Keep a picture of the bare roll zone from still frames: where no die lies, and where
+        the table was not seen yet or has changed but a little (light drifting, not a hand)."""
+        bare = ~self._known | (_difference(small, self._background) < self.motion_level)
+        for die in self._dice:
+            x0, y0, x1, y1 = self._small_box(die.reading)
+            bare[max(0, y0 - 1):y1 + 2, max(0, x0 - 1):x1 + 2] = False
+            if die.patch is None:
+                die.patch = small[y0:y1 + 1, x0:x1 + 1].astype(np.float32)
+        self._background[bare] = small[bare]
+        self._known |= bare
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest change over the colour channels."""
+    d = cv2.absdiff(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    return d.max(axis=2) if d.ndim == 3 else d
+
+
+def _surer(new: DieReading, old: DieReading) -> bool:
+    if (new.value is None) != (old.value is None):
+        return new.value is not None
+    return new.confidence > old.confidence

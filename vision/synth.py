@@ -1,0 +1,773 @@
+"""A renderer of Camel Up table frames as the camera sees them, with the truth for every frame.
+
+The table is a plane in millimetres (x to the right, y away from the camera, z up) holding the
+four ArUco markers, the board (track, camels, pyramid), and the roll zone where dice land. The
+camera is a pinhole looking down at it at an angle. Dice are cubes drawn face by face with their
+pips, shaded by one light, casting shadows; hands pass over; the frame then gets motion blur,
+sensor noise and JPEG artefacts. Everything comes from one seed, so a frame can be drawn again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
+from vision.markers import MARKER_DICTIONARY, MARKER_IDS
+from vision.table import TableLayout
+
+#: pip layouts on a face, as (column, row) cells of a 3x3 grid
+PIP_CELLS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+PIP_OFFSET = 0.27   # of the face's side, from the centre to a corner cell
+PIP_RADIUS = 0.09   # of the face's side
+LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
+_SUPERSAMPLE = 2
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera: position in table millimetres, the point it looks at, focal length
+    and image size in pixels."""
+
+    position: tuple[float, float, float] = (120.0, -70.0, 330.0)
+    target: tuple[float, float, float] = (120.0, 88.0, 0.0)
+    focal: float = 570.0
+    size: tuple[int, int] = (640, 480)
+
+    def matrices(self, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """K (intrinsics), R (table to camera rotation) and t, for an image `scale` times the
+        camera's size."""
+        c = np.array(self.position, np.float64)
+        forward = np.array(self.target, np.float64) - c
+        forward /= np.linalg.norm(forward)
+        right = np.cross(forward, (0.0, 0.0, 1.0))
+        right /= np.linalg.norm(right)
+        down = np.cross(forward, right)
+        r = np.stack([right, down, forward])
+        w, h = self.size
+        k = np.array([[self.focal * scale, 0, w * scale / 2], [0, self.focal * scale,
+                                                                 h * scale / 2], [0, 0, 1]])
+        return k, r, -r @ c
+
+    def project(self, points: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """Image positions (N x 2) of table points (N x 3)."""
+        k, r, t = self.matrices(scale)
+        cam = points @ r.T + t
+        uv = cam @ k.T
+        return uv[:, :2] / uv[:, 2:3]
+
+    def homography(self, scale: float = 1.0) -> np.ndarray:
+        """The table plane (z = 0, millimetres) to image pixels."""
+        k, r, t = self.matrices(scale)
+        return k @ np.column_stack([r[:, 0], r[:, 1], t])
+
+
+@dataclass(frozen=True)
+class Light:
+    """One light: its name, colour (B, G, R gains), strength, direction (towards the light),
+    how unevenly it falls across the table, and a lamp's glare (position in mm, strength)."""
+
+    name: str
+    colour: tuple[float, float, float]
+    strength: float
+    direction: tuple[float, float, float]
+    uneven: float = 0.0
+    glare: tuple[float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class DiePose:
+    """A die on the table: which die, its centre (mm), turn about the vertical (radians), the
+    face on top (an index into its faces) and how that face's pattern is turned (0-3)."""
+
+    spec: DieSpec
+    x: float
+    y: float
+    yaw: float
+    top: int
+    spin: int = 0
+
+    @property
+    def value(self) -> int:
+        return self.spec.faces[self.top][0]
+
+    @property
+    def numeral(self) -> str | None:
+        return self.spec.faces[self.top][1] if self.spec.has_numerals else None
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    """What the frame really shows of one die."""
+
+    colour: str
+    value: int
+    box: tuple[int, int, int, int]
+    numeral: str | None
+    visible: bool
+
+    def to_json(self) -> dict:
+        out = {"die": self.colour, "value": self.value, "box": list(self.box),
+               "visible": self.visible}
+        if self.numeral is not None:
+            out["numeral"] = self.numeral
+        return out
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand over the table: where its palm is (image fraction), which way the arm comes
+    from (radians), its size (fraction of the image width) and skin colour (BGR)."""
+
+    x: float
+    y: float
+    angle: float
+    size: float
+    skin: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class RenderedFrame:
+    """A rendered frame (BGR) with its truth."""
+
+    image: np.ndarray
+    dice: tuple[DieTruth, ...]
+    light: str
+    camera: Camera
+    layout: TableLayout
+    hands: int = 0
+
+
+@dataclass
+class Table:
+    """A table's look: everything about the scene that stays put between frames."""
+
+    game: str
+    layout: TableLayout
+    camera: Camera
+    seed: int
+    camels: list[tuple[DieSpec, float, float, int]] = field(default_factory=list)
+    _texture: np.ndarray | None = None
+    _texture_origin: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    _lit: dict[tuple[Light, int], np.ndarray] = field(default_factory=dict)
+
+    @property
+    def dice(self) -> DiceSet:
+        return dice_set(self.game)
+
+
+def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
+                 layout: TableLayout | None = None, jitter: bool = True) -> Table:
+    """A table for `game` seen by a camera placed with some randomness (`jitter`)."""
+    rng = np.random.default_rng(seed)
+    layout = layout or TableLayout()
+    base = Camera()
+    scale = size[0] / base.size[0]
+    if jitter:
+        px, py, pz = base.position
+        tx, ty, _ = base.target
+        dx = rng.uniform(-15, 15)
+        camera = Camera(position=(px + dx, py + rng.uniform(-30, 20), pz + rng.uniform(-20, 30)),
+                        target=(tx + dx + rng.uniform(-8, 8), ty + rng.uniform(-8, 8), 0.0),
+                        focal=base.focal * scale * rng.uniform(0.96, 1.06), size=size)
+    else:
+        camera = replace(base, focal=base.focal * scale, size=size)
+    table = Table(game, layout, camera, seed)
+    specs = dice_set(game).dice
+    spaces = _track_spaces(layout)
+    for spec in specs:
+        k = int(rng.integers(7, 13))
+        table.camels.append((spec, *spaces[k], 0))
+    if game == "camelup-2018":
+        for colour, bgr in (("white", (235, 235, 232)), ("black", (40, 40, 40))):
+            spec = DieSpec(colour, bgr, ((1, BLACK),) * 6)
+            table.camels.append((spec, *spaces[int(rng.integers(8, 14))], 0))
+    _stack_camels(table)
+    table._texture, table._texture_origin = _table_texture(table, rng)
+    return table
+
+
+def random_light(rng: np.random.Generator, name: str | None = None) -> Light:
+    """One of the LIGHTS (or `name`), with its own small variations."""
+    name = name or LIGHTS[int(rng.integers(0, len(LIGHTS)))]
+    azimuth = rng.uniform(0, 2 * math.pi)
+    elevation = rng.uniform(0.9, 1.35)
+    direction = (math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
+                 math.sin(elevation))
+    tint = rng.uniform(0.95, 1.05, 3)
+    colour, strength, uneven, glare = (1.0, 1.0, 1.0), rng.uniform(0.9, 1.1), 0.1, None
+    if name == "warm":
+        colour = (0.72, 0.9, 1.1)
+    elif name == "cool":
+        colour = (1.12, 1.0, 0.86)
+    elif name == "dim":
+        strength = rng.uniform(0.45, 0.6)
+    elif name == "uneven":
+        uneven = rng.uniform(0.45, 0.65)
+        elevation = rng.uniform(0.6, 0.9)
+        direction = (math.cos(azimuth) * math.cos(elevation),
+                     math.sin(azimuth) * math.cos(elevation), math.sin(elevation))
+    elif name == "glare":
+        glare = (rng.uniform(20, 220), rng.uniform(20, 160), rng.uniform(0.6, 1.0))
+    return Light(name, tuple(float(c * t) for c, t in zip(colour, tint, strict=True)),
+                 float(strength), direction, uneven, glare)
+
+
+def scatter_dice(rng: np.random.Generator, specs: Sequence[DieSpec], layout: TableLayout,
+                 *, touching: float = 0.15) -> list[DiePose]:
+    """The dice `specs` lying at random in the roll zone without overlapping; with chance
+    `touching` a die is pushed against the previous one."""
+    x0, y0, x1, y1 = layout.roll_zone
+    s = layout.die_size
+    poses: list[DiePose] = []
+    for spec in specs:
+        for _ in range(200):
+            if poses and rng.random() < touching:
+                prev = poses[-1]
+                angle = rng.uniform(0, 2 * math.pi)
+                x = prev.x + math.cos(angle) * s * 1.5
+                y = prev.y + math.sin(angle) * s * 1.5
+            else:
+                x = rng.uniform(x0 + s, x1 - s)
+                y = rng.uniform(y0 + s, y1 - s)
+            if not (x0 + s * 0.8 < x < x1 - s * 0.8 and y0 + s * 0.8 < y < y1 - s * 0.8):
+                continue
+            if all(math.hypot(x - p.x, y - p.y) > s * 1.45 for p in poses):
+                break
+        else:
+            continue
+        poses.append(DiePose(spec, x, y, rng.uniform(0, 2 * math.pi), int(rng.integers(0, 6)),
+                             int(rng.integers(0, 4))))
+    return poses
+
+
+def random_hand(rng: np.random.Generator) -> Hand:
+    skins = ((150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (170, 195, 235))
+    base = np.array(skins[int(rng.integers(0, len(skins)))], np.float64)
+    skin = tuple(int(c) for c in np.clip(base * rng.uniform(0.9, 1.1), 0, 255))
+    return Hand(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9), rng.uniform(0, 2 * math.pi),
+                rng.uniform(0.18, 0.28), skin)
+
+
+def render(table: Table, dice: Sequence[DiePose], light: Light, *,
+           rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
+           noise: float = 2.0, jpeg: int | None = 90,
+           moving: Sequence[tuple[float, float]] = ()) -> RenderedFrame:
+    """One frame of `table` with `dice` lying on it under `light`.
+
+    `blur` is the length (pixels) of camera-shake motion blur, `noise` the sensor noise's
+    standard deviation, `jpeg` the JPEG quality (None: none); `moving` gives, per die, its
+    motion in mm during the exposure (blurred along it).
+    """
+    camera, layout = table.camera, table.layout
+    s = _SUPERSAMPLE
+    w, h = camera.size
+    if (light, s) not in table._lit:
+        table._lit = {(light, s): _draw_table(table, light, s)}
+    image = table._lit[(light, s)].copy()
+    _draw_shadows(image, table, dice, light, s)
+    for spec, x, y, level in table.camels:
+        _draw_block(image, camera, light, spec.body_bgr, x=x, y=y, yaw=0.0,
+                    dims=(14.0, 9.0, 11.0), z0=level * 11.0, s=s)
+    order = sorted(range(len(dice)), key=lambda i: -_distance(camera, dice[i]))
+    for i in order:
+        motion = moving[i] if i < len(moving) else (0.0, 0.0)
+        if motion != (0.0, 0.0):
+            _draw_moving_die(image, camera, light, dice[i], size=layout.die_size, motion=motion,
+                             s=s)
+        else:
+            _draw_die(image, camera, light, dice[i], size=layout.die_size, s=s)
+    hand_masks = [_draw_hand(image, hand, light, s) for hand in hands]
+    image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+    if blur > 0.5:
+        image = _motion_blur(image, blur, rng.uniform(0, math.pi))
+    image = image + rng.standard_normal(image.shape, dtype=np.float32) * np.float32(noise)
+    out = np.clip(image, 0, 255).astype(np.uint8)
+    if jpeg is not None:
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truths = []
+    covered = np.zeros((h * s, w * s), bool)
+    for m in hand_masks:
+        covered |= m
+    for pose in dice:
+        box = _die_box(camera, pose, layout.die_size)
+        x0, y0, x1, y1 = box
+        patch = covered[y0 * s:(y1 + 1) * s, x0 * s:(x1 + 1) * s]
+        hidden = float(patch.mean()) if patch.size else 1.0
+        inside = x0 > 0 and y0 > 0 and x1 < w - 1 and y1 < h - 1
+        truths.append(DieTruth(pose.spec.colour, pose.value, box, pose.numeral,
+                               bool(inside and hidden < 0.05)))
+    return RenderedFrame(out, tuple(truths), light.name, camera, layout, len(hands))
+
+
+def random_frame(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
+                 light: str | None = None, dice_count: int | None = None,
+                 hands: bool | None = None) -> RenderedFrame:
+    """A frame of a random table, light and roll: some of the game's dice in the roll zone
+    (each at most once, as from the pyramid), perhaps a hand, blur, noise and JPEG."""
+    rng = np.random.default_rng(seed)
+    table = random_table(int(rng.integers(0, 2 ** 31)), game, size=size)
+    return roll_frame(table, random_light(rng, light), rng, dice_count=dice_count, hands=hands)
+
+
+def roll_frame(table: Table, light: Light, rng: np.random.Generator, *,
+               dice_count: int | None = None, hands: bool | None = None) -> RenderedFrame:
+    """A frame of `table` under `light` with some of its dice lying in the roll zone."""
+    specs = list(table.dice.dice)
+    count = dice_count or int(rng.integers(1, len(specs) + 1))
+    chosen = [specs[i] for i in rng.permutation(len(specs))[:count]]
+    poses = scatter_dice(rng, chosen, table.layout)
+    with_hands = rng.random() < 0.25 if hands is None else hands
+    hand_list = [_hand_away_from(rng, table, poses)] if with_hands else []
+    blur = rng.uniform(0, 2.5) if rng.random() < 0.3 else 0.0
+    noise = rng.uniform(1.5, 4.0) * (1.8 if light.name == "dim" else 1.0)
+    return render(table, poses, light, rng=rng, hands=hand_list, blur=blur, noise=noise,
+                  jpeg=int(rng.integers(55, 96)))
+
+
+def calibration_frame(table: Table, light: Light, seed: int) -> RenderedFrame:
+    """All of the game's dice laid in the roll zone, any face up, for colour calibration."""
+    rng = np.random.default_rng(seed)
+    poses = scatter_dice(rng, list(table.dice.dice), table.layout, touching=0.0)
+    return render(table, poses, light, rng=rng, noise=2.0, jpeg=92)
+
+
+@dataclass(frozen=True)
+class SequenceEvent:
+    """What happens at a frame of a rendered sequence: a die comes to rest ("landed") or is
+    taken away ("gone")."""
+
+    frame: int
+    kind: str
+    colour: str
+    value: int
+
+
+def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
+                  light: str | None = None, dice: int = 3
+                  ) -> tuple[list[RenderedFrame], list[SequenceEvent]]:
+    """A short film of a leg at the table: dice are thrown into the roll zone one after
+    another, tumble and come to rest; hands pass over them, one is nudged; then each is picked
+    up and taken away. Returns the frames and what truly happened, frame by frame."""
+    rng = np.random.default_rng(seed)
+    table = random_table(int(rng.integers(0, 2 ** 31)), game, size=size)
+    lit = random_light(rng, light)
+    specs = [table.dice.dice[i] for i in rng.permutation(len(table.dice.dice))[:dice]]
+    finals = scatter_dice(rng, specs, table.layout, touching=0.0)
+    frames: list[RenderedFrame] = []
+    events: list[SequenceEvent] = []
+    resting: list[DiePose] = []
+
+    def shoot(dice: list[DiePose], hands: Sequence[Hand] = (),
+              moving: Sequence[tuple[float, float]] = ()) -> None:
+        frames.append(render(table, dice, lit, rng=rng, hands=hands, noise=2.5, jpeg=85,
+                             moving=moving))
+
+    for _ in range(8):
+        shoot(resting)
+    for final in finals:
+        path = _throw_path(rng, table.layout, final, steps=10)
+        for pose, motion in path:
+            shoot([*resting, pose], moving=[(0.0, 0.0)] * len(resting) + [motion])
+        resting.append(final)
+        events.append(SequenceEvent(len(frames), "landed", final.spec.colour, final.value))
+        for _ in range(12):
+            shoot(resting)
+    for hand in _hand_pass(rng, 14):
+        shoot(resting, hands=[hand])
+    for _ in range(10):
+        shoot(resting)
+    nudged = resting[0]
+    resting[0] = replace(nudged, x=nudged.x + 4.0, y=nudged.y - 3.0, yaw=nudged.yaw + 0.2)
+    for k in range(3):
+        t = (k + 1) / 3
+        shoot([replace(nudged, x=nudged.x + 4.0 * t, y=nudged.y - 3.0 * t,
+                       yaw=nudged.yaw + 0.2 * t), *resting[1:]],
+              hands=[_hand_near(rng, table, nudged)])
+    for _ in range(10):
+        shoot(resting)
+    while resting:
+        gone = resting.pop()
+        hand = _hand_near(rng, table, gone)
+        for _ in range(3):
+            shoot([*resting, gone], hands=[hand])
+        for _ in range(3):
+            shoot(resting, hands=[hand])
+        events.append(SequenceEvent(len(frames), "gone", gone.spec.colour, gone.value))
+        for _ in range(10):
+            shoot(resting)
+    return frames, events
+
+
+def frames_forever(seed: int, game: str = "camelup-2014", *,
+                   size: tuple[int, int] = (640, 480)) -> Iterator[RenderedFrame]:
+    """Roll sequences one after another, for a rendered camera source."""
+    k = 0
+    while True:
+        frames, _ = roll_sequence(seed + k, game, size=size)
+        yield from frames
+        k += 1
+
+
+# --- drawing --------------------------------------------------------------------------------
+
+def _distance(camera: Camera, pose: DiePose) -> float:
+    return math.dist(camera.position, (pose.x, pose.y, 0.0))
+
+
+def _track_spaces(layout: TableLayout) -> list[tuple[float, float]]:
+    """Centres of the 16 track spaces, clockwise round the board from its near left."""
+    x0, y0, x1, y1 = layout.board
+    inset = 22.0
+    ax0, ay0, ax1, ay1 = x0 + inset, y0 + inset, x1 - inset, y1 - inset
+    spaces = []
+    for k in range(16):
+        t = k / 16 * 4
+        side, f = int(t), t - int(t)
+        if side == 0:
+            spaces.append((ax0, ay0 + f * (ay1 - ay0)))
+        elif side == 1:
+            spaces.append((ax0 + f * (ax1 - ax0), ay1))
+        elif side == 2:
+            spaces.append((ax1, ay1 - f * (ay1 - ay0)))
+        else:
+            spaces.append((ax1 - f * (ax1 - ax0), ay0))
+    return spaces
+
+
+def _stack_camels(table: Table) -> None:
+    seen: dict[tuple[float, float], int] = {}
+    stacked = []
+    for spec, x, y, _ in table.camels:
+        level = seen.get((x, y), 0)
+        seen[(x, y)] = level + 1
+        stacked.append((spec, x, y, level))
+    table.camels[:] = stacked
+
+
+def _table_texture(table: Table, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """The table top seen from straight above at 2 px/mm: wood or cloth, the roll zone's mat,
+    the board with its track, the pyramid and the markers."""
+    ppm = 2.0
+    x0, y0, x1, y1 = -420.0, -160.0, 420.0, 420.0
+    w, h = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
+    woods = ((120, 165, 205), (70, 100, 140), (150, 150, 150), (95, 130, 170), (190, 200, 210))
+    base = np.array(woods[int(rng.integers(0, len(woods)))], np.float32)
+    yy = np.linspace(0, 1, h, dtype=np.float32)[:, None]
+    xx = np.linspace(0, 1, w, dtype=np.float32)[None, :]
+    freq, phase = rng.uniform(20, 60), rng.uniform(0, 6.28)
+    grain = (0.06 * np.sin(freq * (yy + 0.1 * np.sin(3 * xx + phase)) * 6.28)
+             + 0.03 * np.sin(freq * 3.1 * yy * 6.28 + phase))
+    tex = base[None, None, :] * (1 + grain)[..., None]
+    tex = np.broadcast_to(tex, (h, w, 3)).copy()
+    tex += rng.normal(0, 3.0, (h // 4 + 1, w // 4 + 1, 3)).repeat(4, 0).repeat(4, 1)[:h, :w]
+    tex = np.clip(tex, 0, 255).astype(np.uint8)
+
+    def to_px(x: float, y: float) -> tuple[int, int]:
+        return int((x - x0) * ppm), int((y1 - y) * ppm)
+
+    layout = table.layout
+    mats = ((60, 110, 60), (200, 215, 225), (110, 70, 50), (90, 90, 160), (70, 70, 70))
+    mat = mats[int(rng.integers(0, len(mats)))]
+    zx0, zy0, zx1, zy1 = layout.roll_zone
+    cv2.rectangle(tex, to_px(zx0, zy1), to_px(zx1, zy0), mat, -1)
+    cv2.rectangle(tex, to_px(zx0, zy1), to_px(zx1, zy0),
+                  tuple(int(c * 0.7) for c in mat), 3)
+    bx0, by0, bx1, by1 = layout.board
+    cv2.rectangle(tex, to_px(bx0, by1), to_px(bx1, by0), (120, 190, 225), -1)
+    for k, (sx, sy) in enumerate(_track_spaces(layout)):
+        colour = (95, 160, 205) if k % 2 else (140, 205, 235)
+        cv2.rectangle(tex, to_px(sx - 18, sy + 18), to_px(sx + 18, sy - 18), colour, -1)
+        cv2.putText(tex, str(k + 1), to_px(sx - 8, sy - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
+                    (60, 90, 120), 2)
+    cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+    pyramid = np.array([to_px(cx - 45, cy - 45), to_px(cx + 45, cy - 45),
+                        to_px(cx + 45, cy + 45), to_px(cx - 45, cy + 45)], np.int32)
+    apex = to_px(cx, cy)
+    for k, shade in enumerate((150, 175, 200, 125)):
+        tri = np.array([pyramid[k], pyramid[(k + 1) % 4], apex], np.int32)
+        cv2.fillPoly(tex, [tri], (int(shade * 0.8), int(shade * 0.95), shade))
+    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    side = int(layout.marker_size * ppm)
+    border = int(6 * ppm)
+    for marker_id, (mx, my) in zip(MARKER_IDS, layout.markers, strict=True):
+        img = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
+        px, py = to_px(mx, my)
+        cv2.rectangle(tex, (px - side // 2 - border, py - side // 2 - border),
+                      (px + side // 2 + border, py + side // 2 + border), (245, 245, 245), -1)
+        tex[py - side // 2:py - side // 2 + side, px - side // 2:px - side // 2 + side] = \
+            img[..., None]
+    return tex.astype(np.float32), (x0, y1, ppm)
+
+
+def _light_field(table: Table, light: Light, s: int) -> np.ndarray:
+    """How much light reaches each pixel of the table (H x W x 3), glare included."""
+    camera = table.camera
+    w, h = camera.size[0] * s, camera.size[1] * s
+    ys, xs = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    hom = np.linalg.inv(camera.homography(s))
+    pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size, np.float32)])
+    table_pts = hom @ pts
+    tx = (table_pts[0] / table_pts[2]).reshape(xs.shape)
+    ty = (table_pts[1] / table_pts[2]).reshape(xs.shape)
+    lx, ly, lz = light.direction
+    diffuse = 0.35 + 0.65 * lz
+    field = np.full(xs.shape, light.strength * diffuse, np.float32)
+    if light.uneven:
+        along = (tx * lx + ty * ly) / max(math.hypot(lx, ly), 1e-6)
+        field *= 1.0 + light.uneven * np.clip(along / 250.0, -1.0, 1.0)
+    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    out = field[..., None] * np.array(light.colour, np.float32)[None, None, :]
+    if light.glare is not None:
+        gx, gy, strength = light.glare
+        txf = cv2.resize(tx, (w, h))
+        tyf = cv2.resize(ty, (w, h))
+        blob = strength * np.exp(-((txf - gx) ** 2 + (tyf - gy) ** 2) / (2 * 28.0 ** 2))
+        out += blob[..., None] * 1.2
+    return out
+
+
+def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
+    camera = table.camera
+    w, h = camera.size[0] * s, camera.size[1] * s
+    ox, oy, ppm = table._texture_origin
+    to_table = np.array([[1 / ppm, 0, ox], [0, -1 / ppm, oy], [0, 0, 1]])
+    warp = camera.homography(s) @ to_table
+    image = cv2.warpPerspective(table._texture, warp, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
+    return image * _light_field(table, light, s)
+
+
+def _shade(colour: Sequence[float], normal: np.ndarray, light: Light) -> tuple[float, ...]:
+    lit = 0.35 + 0.65 * max(0.0, float(np.dot(normal, light.direction)))
+    gain = light.strength * lit
+    return tuple(float(c * gain * g) for c, g in zip(colour, light.colour, strict=True))
+
+
+def _cube_faces(cx: float, cy: float, yaw: float, dims: tuple[float, float, float],
+                z0: float = 0.0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """The five faces of an upright box but its bottom: (corners 4x3, normal, u axis, v axis)
+    with u, v the face's in-plane half-axes."""
+    sx, sy, sz = dims[0] / 2, dims[1] / 2, dims[2] / 2
+    c, s = math.cos(yaw), math.sin(yaw)
+    ex = np.array([c, s, 0.0])
+    ey = np.array([-s, c, 0.0])
+    ez = np.array([0.0, 0.0, 1.0])
+    centre = np.array([cx, cy, z0 + sz])
+    faces = []
+    for normal, half, u, v in ((ez, sz, ex * sx, ey * sy), (ex, sx, ey * sy, ez * sz),
+                               (-ex, sx, -ey * sy, ez * sz), (ey, sy, -ex * sx, ez * sz),
+                               (-ey, sy, ex * sx, ez * sz)):
+        mid = centre + normal * half
+        corners = np.array([mid - u - v, mid + u - v, mid + u + v, mid - u + v])
+        faces.append((corners, normal, u, v))
+    return faces
+
+
+def _fill(image: np.ndarray, pts: np.ndarray, colour: Sequence[float]) -> None:
+    cv2.fillPoly(image, [np.round(pts * 16).astype(np.int32)], tuple(float(c) for c in colour),
+                 lineType=cv2.LINE_AA, shift=4)
+
+
+def _draw_block(image: np.ndarray, camera: Camera, light: Light, colour: Sequence[float], *,
+                x: float, y: float, yaw: float, dims: tuple[float, float, float], z0: float,
+                s: int) -> None:
+    eye = np.array(camera.position)
+    for corners, normal, _, _ in _cube_faces(x, y, yaw, dims, z0):
+        if np.dot(normal, eye - corners.mean(0)) <= 0:
+            continue
+        _fill(image, camera.project(corners, s), _shade(colour, normal, light))
+
+
+#: which face index sits where, for a die whose top is faces[top]: the opposite face is the
+#: bottom, and the other four go round the sides
+_SIDES = {0: (2, 4, 3, 5), 1: (2, 5, 3, 4), 2: (0, 5, 1, 4), 3: (0, 4, 1, 5), 4: (0, 2, 1, 3),
+          5: (0, 3, 1, 2)}
+
+
+def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
+              size: float, s: int, alpha: float = 1.0) -> None:
+    eye = np.array(camera.position)
+    faces = _cube_faces(pose.x, pose.y, pose.yaw, (size, size, size))
+    shown = [pose.top, *_SIDES[pose.top]]
+    target = image if alpha >= 1.0 else image.copy()
+    for k, (corners, normal, u, v) in enumerate(faces):
+        if np.dot(normal, eye - corners.mean(0)) <= 0:
+            continue
+        body = _shade(pose.spec.body_bgr, normal, light)
+        pts = camera.project(corners, s)
+        _fill(target, pts, body)
+        edge = tuple(c * 0.75 for c in body)
+        cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True, edge,
+                      max(1, s // 2), cv2.LINE_AA, shift=4)
+        value, pips = pose.spec.faces[shown[k]]
+        pip_colour = (28, 28, 30) if pips == BLACK else (238, 238, 236)
+        shaded_pip = _shade(pip_colour, normal, light)
+        turn = pose.spin if k == 0 else 0
+        mid = corners.mean(0)
+        uu, vv = (u, v) if turn % 2 == 0 else (v, -u)
+        if turn >= 2:
+            uu, vv = -uu, -vv
+        ring = np.linspace(0, 2 * math.pi, 20, endpoint=False)
+        for i, j in PIP_CELLS[value]:
+            centre = mid + (uu * i + vv * j) * (2 * PIP_OFFSET)
+            circle = (centre[None] + np.outer(np.cos(ring), uu) * 2 * PIP_RADIUS
+                      + np.outer(np.sin(ring), vv) * 2 * PIP_RADIUS)
+            _fill(target, camera.project(circle, s), shaded_pip)
+    if alpha < 1.0:
+        cv2.addWeighted(target, alpha, image, 1 - alpha, 0, dst=image)
+
+
+def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
+                     size: float, motion: tuple[float, float], s: int) -> None:
+    """A die tumbling during the exposure: drawn along its motion, fading, a new face each
+    time, so it blurs as a moving die does."""
+    steps = 4
+    for k in range(steps):
+        t = k / (steps - 1) - 0.5
+        step = replace(pose, x=pose.x + motion[0] * t, y=pose.y + motion[1] * t,
+                       yaw=pose.yaw + 0.3 * t, top=(pose.top + k) % 6)
+        _draw_die(image, camera, light, step, size=size, s=s, alpha=1.0 / (k + 1))
+
+
+def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[DiePose], light: Light,
+                  s: int) -> None:
+    lx, ly, lz = light.direction
+    if lz <= 0:
+        return
+    size = table.layout.die_size
+    mask = np.zeros(image.shape[:2], np.float32)
+    for pose in dice:
+        corners = _cube_faces(pose.x, pose.y, pose.yaw, (size, size, size))[0][0]
+        base = corners.copy()
+        base[:, 2] = 0
+        cast = base - np.outer(corners[:, 2] / lz, (lx, ly, 0.0))
+        hull = cv2.convexHull(np.float32(np.vstack([table.camera.project(base, s),
+                                                    table.camera.project(cast, s)])))
+        cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1.0, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2.0 * s)
+    image *= (1.0 - 0.45 * mask)[..., None]
+
+
+def _draw_hand(image: np.ndarray, hand: Hand, light: Light, s: int) -> np.ndarray:
+    """A hand and forearm reaching in from the image's edge; returns the pixels it covers."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cx, cy = hand.x * w, hand.y * h
+    size = hand.size * w
+    ca, sa = math.cos(hand.angle), math.sin(hand.angle)
+    palm = ((int(cx), int(cy)), (int(size * 0.45), int(size * 0.38)),
+            math.degrees(hand.angle))
+    cv2.ellipse(mask, palm[0], palm[1], palm[2], 0, 360, 255, -1)
+    arm_end = (int(cx + ca * w * 1.5), int(cy + sa * w * 1.5))
+    cv2.line(mask, (int(cx), int(cy)), arm_end, 255, int(size * 0.55))
+    for k, spread in enumerate((-0.55, -0.2, 0.15, 0.5)):
+        angle = hand.angle + math.pi + spread
+        length = size * (0.7 if k in (1, 2) else 0.6)
+        start = (cx + math.cos(angle) * size * 0.35, cy + math.sin(angle) * size * 0.35)
+        end = (start[0] + math.cos(angle) * length, start[1] + math.sin(angle) * length)
+        cv2.line(mask, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])), 255,
+                 int(size * 0.13))
+    thumb = hand.angle + math.pi / 2
+    cv2.line(mask, (int(cx), int(cy)), (int(cx + math.cos(thumb) * size * 0.65),
+                                        int(cy + math.sin(thumb) * size * 0.65)), 255,
+             int(size * 0.15))
+    # soften and shade only the part of the frame the hand and its shadow reach
+    dy, dx = int(size * 0.25), int(size * 0.2)
+    pad = int(4 * s) + 1
+    x, y, bw, bh = cv2.boundingRect(mask)
+    if bw == 0:
+        return mask > 0
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(w, x + bw + pad + dx), min(h, y + bh + pad + dy)
+    region = image[y0:y1, x0:x1]
+    soft = cv2.GaussianBlur(mask[y0:y1, x0:x1].astype(np.float32) / 255.0, (0, 0), 1.5 * s)
+    shadow = np.zeros_like(soft)
+    sh, sw = soft.shape
+    if dy < sh and dx < sw:
+        shadow[dy:, dx:] = soft[:sh - dy, :sw - dx]
+    region *= (1.0 - 0.4 * shadow)[..., None]
+    skin = np.array(hand.skin, np.float32) * light.strength * np.array(light.colour, np.float32)
+    shade = 0.85 + 0.15 * np.cos(np.linspace(0, math.pi, w, dtype=np.float32))[None, x0:x1]
+    region[:] = region * (1 - soft[..., None]) + (skin[None, None, :] * shade[..., None]
+                                                  * soft[..., None])
+    return mask > 0
+
+
+def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[DiePose]) -> Hand:
+    """A hand somewhere over the frame that covers none of `poses`, if one can be found."""
+    w, h = table.camera.size
+    boxes = [_die_box(table.camera, p, table.layout.die_size) for p in poses]
+    for _ in range(40):
+        hand = random_hand(rng)
+        probe = np.zeros((h * 2, w * 2, 3), np.float32)
+        covered = _draw_hand(probe, hand, Light("neutral", (1, 1, 1), 1.0, (0, 0, 1)), 2)
+        if not any(covered[y0 * 2:(y1 + 1) * 2, x0 * 2:(x1 + 1) * 2].any()
+                   for x0, y0, x1, y1 in boxes):
+            return hand
+    return hand
+
+
+def _hand_near(rng: np.random.Generator, table: Table, pose: DiePose) -> Hand:
+    u, v = table.camera.project(np.array([[pose.x, pose.y, 8.0]]))[0]
+    w, h = table.camera.size
+    hand = random_hand(rng)
+    return replace(hand, x=float(u / w), y=float(v / h))
+
+
+def _hand_pass(rng: np.random.Generator, steps: int) -> list[Hand]:
+    hand = random_hand(rng)
+    y = rng.uniform(0.3, 0.7)
+    return [replace(hand, x=-0.2 + 1.4 * k / (steps - 1), y=y, angle=math.pi / 2 + 0.4)
+            for k in range(steps)]
+
+
+def _throw_path(rng: np.random.Generator, layout: TableLayout, final: DiePose,
+                steps: int) -> list[tuple[DiePose, tuple[float, float]]]:
+    """A die's way in: from the roll zone's edge to where it stops, fast then slow."""
+    angle = rng.uniform(0, 2 * math.pi)
+    reach = rng.uniform(60, 110)
+    path = []
+    for k in range(steps):
+        t = k / steps
+        remaining = (1 - t) ** 2
+        speed = 2 * (1 - t) * reach / steps
+        x = final.x + math.cos(angle) * reach * remaining
+        y = final.y + math.sin(angle) * reach * remaining
+        pose = replace(final, x=x, y=y, yaw=final.yaw + 3 * remaining,
+                       top=int(rng.integers(0, 6)))
+        path.append((pose, (-math.cos(angle) * speed, -math.sin(angle) * speed)))
+    return path
+
+
+def _die_box(camera: Camera, pose: DiePose, size: float) -> tuple[int, int, int, int]:
+    corners = np.vstack([c for c, _, _, _ in _cube_faces(pose.x, pose.y, pose.yaw,
+                                                          (size, size, size))])
+    uv = camera.project(corners)
+    w, h = camera.size
+    x0, y0 = np.floor(uv.min(0)).astype(int)
+    x1, y1 = np.ceil(uv.max(0)).astype(int)
+    return (int(max(0, x0)), int(max(0, y0)), int(min(w - 1, x1)), int(min(h - 1, y1)))
+
+
+def _motion_blur(image: np.ndarray, length: float, angle: float) -> np.ndarray:
+    k = math.ceil(length) * 2 + 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = math.cos(angle) * length / 2, math.sin(angle) * length / 2
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1,
+             cv2.LINE_AA)
+    return cv2.filter2D(image, -1, kernel / kernel.sum())

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import CompanionError
 from companion.game import Game
 from companion.store import GAME_CHANGES, Record
 
@@ -55,6 +56,7 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
                extra: Mapping[str, Any]) -> dict[str, Any]:
     """The whole snapshot of `game`, its corrections taken from the store's `records`."""
     rules, state = game.rules, game.state
+    shown = pieces(game)
     origins, corrections = _corrections(records)
     history = []
     for index, action in enumerate(game.actions):
@@ -75,14 +77,21 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "pending": [r for r in readings if r["outcome"] == "pending"],
         "legal": [a.to_json() for a in game.legal_actions()],
         "if_leg_ended": rules.leg_scoring_now(state),
-        "pieces": pieces(game),
+        "pieces": shown,
         **extra,
     }
 
 
 def pieces(game: Game) -> dict[str, Any]:
-    """The game's pieces and words, so a page can offer every action without knowing the rules."""
-    edition = game.rules.edition
+    """The game's pieces and words, so a page can offer every action without knowing the rules.
+
+    Only the Camel Up board games have a dashboard so far; any other game is refused in one
+    line rather than half drawn.
+    """
+    edition = getattr(game.rules, "edition", None)
+    if edition is None:
+        raise CompanionError(f"the dashboard does not show {game.rules.game} games yet: "
+                             "score them with camel-companion replay")
     return {
         "camels": list(edition.racing_camels),
         "crazy_camels": list(edition.crazy_camels),

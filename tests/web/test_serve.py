@@ -119,3 +119,15 @@ def test_a_bad_log_is_refused_in_one_line(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith(f"{bad}:1: unknown game 'chess'")
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("example", ["camelup-cards.jsonl", "last-camel.jsonl"])
+def test_a_game_the_dashboard_cannot_draw_yet_is_refused_in_one_line(tmp_path, example):
+    log = tmp_path / example
+    log.write_text((Path(__file__).parents[2] / "examples" / example).read_text())
+    result = subprocess.run([str(SCRIPT), "serve", str(log), "--port", "0"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"camel-companion: the dashboard does not show {log.stem} games yet: "
+        "score them with camel-companion replay"]

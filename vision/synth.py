@@ -173,7 +173,7 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
     rng = np.random.default_rng(seed)
     layout = layout or TableLayout()
     base = Camera()
-    scale = size[0] / base.size[0]
+    scale = min(size[0] / base.size[0], size[1] / base.size[1])
     if jitter:
         px, py, pz = base.position
         tx, ty, _ = base.target

@@ -1,0 +1,159 @@
+"""How well and how fast the dice reader works: prints figures, asserts nothing.
+
+Run: .venv/bin/python bench/vision.py [--dice N] [--quick]
+
+Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
+calibrated as at set-up (markers, then one shot of all the dice). Real photos: the labelled
+sets in ../shared/data/dice-photos, read with no calibration (`--dice any`). Times are per
+frame on one core, at 640x480 and 1280x720: settling alone (a frame the reader is not run on),
+and a full read of the roll zone (what a still frame costs on top).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+# run as a script, this file's folder comes first on the path and its name would hide the
+# vision package: look in the repository instead
+REPO = Path(__file__).resolve().parent.parent
+sys.path[0] = str(REPO)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
+from vision.dice import DiceReader  # noqa: E402
+from vision.dicesets import dice_set  # noqa: E402
+from vision.labelled import SETS, photos  # noqa: E402
+from vision.scoring import Score, TrueDie, score  # noqa: E402
+from vision.settle import Settler  # noqa: E402
+from vision.synth import (  # noqa: E402
+    LIGHTS,
+    calibration_frame,
+    random_light,
+    random_table,
+    roll_frame,
+    roll_sequence,
+)
+
+PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
+GAMES = ("camelup-2014", "camelup-2018")
+
+
+def rendered(target: int, frames_per_table: int = 6) -> None:
+    by_light: dict[str, Score] = defaultdict(Score)
+    by_game: dict[str, Score] = defaultdict(Score)
+    failed_calibrations = 0
+    session = 0
+    while sum(s.dice for s in by_game.values()) < target:
+        game = GAMES[session % 2]
+        light_name = LIGHTS[(session // 2) % len(LIGHTS)]
+        rng = np.random.default_rng(10_000 + session)
+        session += 1
+        table = random_table(int(rng.integers(1 << 30)), game)
+        light = random_light(rng, light_name)
+        shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
+        try:
+            found = calibrate_table(shot.image, table.layout)
+            colours = learn_colours(shot.image, dice_set(game), table=found)
+        except CalibrationError:
+            failed_calibrations += 1
+            continue
+        reader = DiceReader(dice_set(game), colours, table=found)
+        for _ in range(frames_per_table):
+            frame = roll_frame(table, light, rng)
+            truth = [TrueDie(d.box, d.value, d.colour, d.numeral) for d in frame.dice
+                     if d.visible]
+            hidden = [d.box for d in frame.dice if not d.visible]
+            result = score(truth, reader.read(frame.image), ignore=hidden)
+            by_light[light_name].add(result)
+            by_game[game].add(result)
+    total = Score()
+    for result in by_game.values():
+        total.add(result)
+    print(f"rendered frames, calibrated ({session} tables, {failed_calibrations} of them "
+          f"failed calibration and were left out):")
+    print(f"  all:          {total.summary()}")
+    for game, result in by_game.items():
+        print(f"  {game}: {result.summary()}")
+    for light, result in sorted(by_light.items()):
+        print(f"  {light:12s}  {result.summary()}")
+    kinds: dict[str, int] = defaultdict(int)
+    for kind, _, _ in total.misses:
+        kinds[kind] += 1
+    print("  what went amiss: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+
+
+def real_photos() -> None:
+    reader = DiceReader()
+    total = Score()
+    for name in SETS:
+        folder = PHOTOS / name
+        if not folder.is_dir():
+            print(f"real photos: {folder} is missing")
+            return
+        result = Score()
+        for path, truth in photos(folder):
+            result.add(score(truth, reader.read(cv2.imread(str(path)))))
+        total.add(result)
+        print(f"real photos, {name:16s} {result.summary()}")
+    print(f"real photos, all              {total.summary()}")
+
+
+def speed(size: tuple[int, int], repeats: int = 3) -> None:
+    frames, _ = roll_sequence(5, "camelup-2018", size=size, dice=3)
+    found = calibrate_table(frames[0].image, frames[0].layout)
+    reader = DiceReader(dice_set("camelup-2018"), table=found)
+    settler = Settler(reader, zone=found.zone)
+    images = [f.image for f in frames]
+    watch = []
+    for image in images:
+        small = settler.small(image)
+        start = time.perf_counter()
+        for _ in range(repeats):
+            settler.moving(settler.small(image))
+        watch.append((time.perf_counter() - start) / repeats)
+        settler._previous = small
+    busy = [im for im, f in zip(images, frames, strict=True) if f.dice]
+    reads = []
+    for image in busy[::4]:
+        start = time.perf_counter()
+        for _ in range(repeats):
+            reader.read(image)
+        reads.append((time.perf_counter() - start) / repeats)
+    anywhere = []
+    plain = DiceReader()
+    for image in busy[::16]:
+        start = time.perf_counter()
+        plain.read(image)
+        anywhere.append(time.perf_counter() - start)
+    w, h = size
+    settle, read = float(np.median(watch)), float(np.median(reads))
+    print(f"time per {w}x{h} frame, one core: settling {settle * 1e3:.2f} ms; a full read of "
+          f"the roll zone {read * 1e3:.1f} ms (slowest {max(reads) * 1e3:.1f}); settling + "
+          f"reading {(settle + read) * 1e3:.1f} ms; the whole frame uncalibrated "
+          f"(--dice any) {np.median(anywhere) * 1e3:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dice", type=int, default=2000, help="rendered dice to read")
+    parser.add_argument("--quick", action="store_true", help="200 rendered dice, no photos")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    speed((640, 480))
+    speed((1280, 720))
+    if not args.quick:
+        real_photos()
+    rendered(200 if args.quick else args.dice)
+
+
+if __name__ == "__main__":
+    main()

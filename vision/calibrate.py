@@ -178,8 +178,7 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
 
 def _blobs_on_mat(image: np.ndarray, table: TableCalibration
                   ) -> list[tuple[tuple[int, int, int, int], tuple[float, float, float]]]:
-    """Die-sized blobs standing out from the roll zone's mat: their boxes, and the colour of
-    each one's brightest half (its top face, lit from above, more than its sides)."""
+    """Die-sized blobs standing out from the roll zone's mat: their boxes and their colours."""
     x, y, w, h = cv2.boundingRect(table.zone.astype(np.float32))
     x, y = max(0, x), max(0, y)
     crop = cv2.GaussianBlur(image[y:y + h, x:x + w], (5, 5), 0).astype(np.float32)
@@ -200,10 +199,15 @@ def _blobs_on_mat(image: np.ndarray, table: TableCalibration
         bx, by, bw, bh, pixels = stats[k]
         if not 0.5 * area <= pixels <= 3.0 * area:
             continue
-        values = crop[labels == k]
-        bright = values[values.sum(axis=1) >= np.median(values.sum(axis=1))]
+        inside_blob = labels == k
+        values = crop[inside_blob]
+        # the die's own colour: the blob's pixels least like the mat (its edge and its shadow
+        # are mostly mat), and of those the brighter half (the top face, lit from above)
+        away = np.abs(values - mat[inside_blob]).max(axis=1)
+        body = values[away >= np.percentile(away, 60)]
+        top = body[body.sum(axis=1) >= np.median(body.sum(axis=1))]
         found.append(((int(bx + x), int(by + y), int(bx + bw + x), int(by + bh + y)),
-                      tuple(float(c) for c in np.median(bright, axis=0))))
+                      tuple(float(c) for c in np.median(top, axis=0))))
     return found
 
 

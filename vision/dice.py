@@ -35,7 +35,7 @@ _DIE_PIXELS = 36.0
 _CELL_MM = 0.27
 #: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
 #: pips, so they look rounder, not flatter)
-_FLAT_SLACK = 0.15
+_FLAT_SLACK = 0.22
 _SMALLEST_LEVEL = 96
 
 

@@ -25,6 +25,8 @@ DEFAULT_FILE = "camel-companion.toml"
 ENVIRONMENT = "CAMEL_COMPANION_CONFIG"
 
 _KNOWN = {"game", "threshold", "source", "camera", "table", "calibration", "colours", "settle"}
+#: [vision.settle] keys: vision.settle.Settler's options of the same names
+_SETTLE_KEYS = {"stable_frames", "motion_level", "motion_share", "small_width", "retries"}
 
 
 class ConfigError(ValueError):
@@ -92,6 +94,10 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
     threshold = float(vision.get("threshold", 0.5))
     if not 0.0 <= threshold <= 1.0:
         raise ConfigError("[vision] threshold must lie between 0 and 1")
+    settle = dict(vision.get("settle", {}))
+    unknown = set(settle) - _SETTLE_KEYS
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [vision.settle]: {', '.join(sorted(unknown))}")
     colours = colours_game = None
     if "colours" in vision:
         table = dict(vision["colours"])
@@ -104,7 +110,7 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
         layout=TableLayout.from_config(vision.get("table", {})),
         calibration=(TableCalibration.from_config(vision["calibration"])
                      if "calibration" in vision else None),
-        colours=colours, colours_game=colours_game, settle=dict(vision.get("settle", {})))
+        colours=colours, colours_game=colours_game, settle=settle)
 
 
 def calibration_toml(*, calibration: TableCalibration | None = None,

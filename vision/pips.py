@@ -91,8 +91,13 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
         # standing out from a dark table with its pips: a stricter one parts them
         strict = _blobs(gray, diff, polarity, threshold=24.0, **sizes)
         if len(loose) and len(strict):
+            # one pip found twice: keep the loose outline (it holds the whole pip) unless it
+            # is much larger than the strict one, having run into the face's edge or a shadow
             d = np.hypot(strict.x[:, None] - loose.x[None], strict.y[:, None] - loose.y[None])
-            strict = strict.take((d / loose.major[None]).min(axis=1) > 0.5)
+            same = d < 0.5 * loose.major[None]
+            swollen = loose.major[None] > 1.4 * strict.major[:, None]
+            loose = loose.take(~(same & swollen).any(axis=0))
+            strict = strict.take(~(same & ~swollen).any(axis=1))
         found += [loose, strict]
     return _concat(found)
 

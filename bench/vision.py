@@ -50,7 +50,7 @@ GAMES = ("camelup-2014", "camelup-2018")
 def rendered(target: int, frames_per_table: int = 6) -> None:
     by_light: dict[str, Score] = defaultdict(Score)
     by_game: dict[str, Score] = defaultdict(Score)
-    failed_calibrations = 0
+    failed_calibrations = retries = 0
     session = 0
     while sum(s.dice for s in by_game.values()) < target:
         game = GAMES[session % 2]
@@ -59,11 +59,17 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
         session += 1
         table = random_table(int(rng.integers(1 << 30)), game)
         light = random_light(rng, light_name)
-        shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
-        try:
-            found = calibrate_table(shot.image, table.layout)
-            colours = learn_colours(shot.image, dice_set(game), table=found)
-        except CalibrationError:
+        found = colours = None
+        for _ in range(3):   # a person lays the dice out again when calibration asks
+            shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
+            try:
+                found = calibrate_table(shot.image, table.layout)
+                colours = learn_colours(shot.image, dice_set(game), table=found)
+                break
+            except CalibrationError:
+                retries += 1
+                colours = None
+        if colours is None:
             failed_calibrations += 1
             continue
         reader = DiceReader(dice_set(game), colours, table=found)
@@ -78,8 +84,9 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     total = Score()
     for result in by_game.values():
         total.add(result)
-    print(f"rendered frames, calibrated ({session} tables, {failed_calibrations} of them "
-          f"failed calibration and were left out):")
+    print(f"rendered frames, calibrated ({session} tables; colour calibration asked for "
+          f"another shot {retries} times, and failed three times on {failed_calibrations} "
+          f"tables, left out):")
     print(f"  all:          {total.summary()}")
     for game, result in by_game.items():
         print(f"  {game}: {result.summary()}")

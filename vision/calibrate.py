@@ -172,6 +172,14 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
     assignment = _cheapest_assignment(cost)
+    gaps = cost[np.arange(len(colours)), assignment]
+    # the light shifts every die's colour alike; one die far off the others' shift is a
+    # shadow or a marker taken for it, and learning it would misname that die all game
+    odd = gaps > 2.5 * float(np.median(gaps)) + 2.0
+    if odd.any():
+        names = ", ".join(c for c, o in zip(colours, odd, strict=True) if o)
+        raise CalibrationError(f"could not find the {names} die for sure: lay all the dice in "
+                               "the roll zone, apart and in full light, and try again")
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
 
@@ -197,8 +205,9 @@ def _blobs_on_mat(image: np.ndarray, table: TableCalibration
     found = []
     for k in range(1, n):
         bx, by, bw, bh, pixels = stats[k]
-        if not 0.5 * area <= pixels <= 3.0 * area:
-            continue
+        if (not 0.5 * area <= pixels <= 3.0 * area or max(bw, bh) > 2 * min(bw, bh)
+                or pixels < 0.4 * bw * bh):
+            continue  # not a die's size or shape: an edge of the mat, a shadow, two dice
         inside_blob = labels == k
         values = crop[inside_blob]
         # the die's own colour: the blob's pixels least like the mat (its edge and its shadow

@@ -243,8 +243,9 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
 def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:
     """The top face of each die, with a factor (<= 1) for doubt about it.
 
-    A face found more than once (on two pyramid levels) is taken from the finding with the
-    most pips, since a pip can be missed but not invented; findings that disagree add doubt.
+    A face found more than once (on two pyramid levels: in the same place, as round) is taken
+    from the finding with the most pips, since a pip can be missed but not invented; findings
+    that disagree add doubt.
     Then a face next to a rounder one, and either clearly flatter or lying where that face's
     sides would be, is a side face; a side face nearly as round as the top adds doubt too.
     """
@@ -252,8 +253,9 @@ def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:
     unique: list[list] = []
     for face in faces:
         for entry in unique:
-            if math.dist(face.centre, entry[0].centre) < 0.6 * (face.half_width
-                                                                 + entry[0].half_width):
+            if (math.dist(face.centre, entry[0].centre)
+                    < 0.6 * (face.half_width + entry[0].half_width)
+                    and abs(face.roundness - entry[0].roundness) < 0.15):
                 if face.value != entry[0].value and face.confidence >= 0.5:
                     entry[1] = min(entry[1], 0.6)
                 break

@@ -7,7 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.calibrate import TableCalibration, calibrate_table, learn_colours
+from vision.calibrate import (
+    CalibrationError,
+    TableCalibration,
+    calibrate_table,
+    learn_colours,
+)
 from vision.colours import DiceColours
 from vision.dicesets import dice_set
 from vision.synth import Light, Table, calibration_frame, random_light, random_table
@@ -25,10 +30,18 @@ def photo_set(name: str) -> Path:
 
 def calibrated_scene(seed: int, game: str, light: str
                      ) -> tuple[Table, Light, TableCalibration, DiceColours]:
-    """A rendered table under one light, calibrated as at set-up: markers, then colours."""
+    """A rendered table under one light, calibrated as at set-up: markers, then colours. When
+    colour calibration asks for it, the dice are laid out again and it is tried again, as a
+    person would (three tries)."""
     rng = np.random.default_rng(seed)
     table = random_table(int(rng.integers(1 << 30)), game)
     lit = random_light(rng, light)
-    shot = calibration_frame(table, lit, int(rng.integers(1 << 30)))
-    found = calibrate_table(shot.image, table.layout)
-    return table, lit, found, learn_colours(shot.image, dice_set(game), table=found)
+    for attempt in range(3):
+        shot = calibration_frame(table, lit, int(rng.integers(1 << 30)))
+        found = calibrate_table(shot.image, table.layout)
+        try:
+            return table, lit, found, learn_colours(shot.image, dice_set(game), table=found)
+        except CalibrationError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")

@@ -91,6 +91,49 @@ class TableCalibration:
         marker_px = _apply(homography, np.array(layout.markers, np.float64))
         return cls.from_points(marker_px, image_size, layout)
 
+    @functools.cached_property
+    def camera(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The camera (K, R, t: table millimetres to pixels) the homography implies, taking
+        square pixels and the principal point at the image's centre; None when the view is
+        too square-on to tell the focal length."""
+        cx, cy = self.image_size[0] / 2, self.image_size[1] / 2
+        a, b = self.homography[:, 0], self.homography[:, 1]
+        # the table's axes are at right angles and of one length: two equations in f squared,
+        # solved together (either alone fails for some tilts)
+        ax, ay = a[0] - cx * a[2], a[1] - cy * a[2]
+        bx, by = b[0] - cx * b[2], b[1] - cy * b[2]
+        coefficients = np.array([a[2] * b[2], a[2] ** 2 - b[2] ** 2])
+        targets = np.array([-(ax * bx + ay * by), bx ** 2 + by ** 2 - ax ** 2 - ay ** 2])
+        weight = float(coefficients @ coefficients)
+        if weight < 1e-18:
+            return None
+        focal2 = float(coefficients @ targets) / weight
+        if focal2 <= 0:
+            return None
+        k = np.array([[np.sqrt(focal2), 0, cx], [0, np.sqrt(focal2), cy], [0, 0, 1]])
+        inverse = np.linalg.inv(k)
+        scale = 1.0 / np.linalg.norm(inverse @ a)
+        r1, r2 = scale * (inverse @ a), scale * (inverse @ b)
+        t = scale * (inverse @ self.homography[:, 2])
+        if t[2] < 0:  # the table lies in front of the camera
+            r1, r2, t = -r1, -r2, -t
+        r = np.column_stack([r1, r2, np.cross(r1, r2)])
+        return k, r, t
+
+    def lifted(self, height: float) -> np.ndarray:
+        """The homography of the plane `height` mm above the table (a die's top face)."""
+        camera = self.camera
+        if camera is None:
+            return self.homography
+        k, r, t = camera
+        return k @ np.column_stack([r[:, 0], r[:, 1], height * r[:, 2] + t])
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Image positions (N x 2) of table points (N x 3, millimetres, z up)."""
+        k, r, t = self.camera
+        uv = (points @ r.T + t) @ k.T
+        return uv[:, :2] / uv[:, 2:3]
+
     def check(self, image: np.ndarray, tolerance: float = 0.01) -> bool:
         """Whether the markers are still where they were (within `tolerance` of the image's
         width), looking only near each; a hidden marker counts for nothing either way."""

@@ -97,7 +97,7 @@ class DiceReader:
         x0, y0, image = self._crop(frame)
         faces = self._faces(image, (x0, y0))
         if self.table is not None:
-            to_table = np.linalg.inv(self.table.homography)
+            to_table = np.linalg.inv(self.table.lifted(self.table.die_mm))
             faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)]
         tops = _top_faces(faces)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
@@ -124,7 +124,7 @@ class DiceReader:
         pip on a side face stands up and looks much flatter."""
         x = pips.x * scale + offset[0]
         y = pips.y * scale + offset[1]
-        h = self.table.homography
+        h = self.table.lifted(self.table.die_mm)
         g = np.linalg.inv(h)
         w = g[2, 0] * x + g[2, 1] * y + g[2, 2]
         tx = (g[0, 0] * x + g[0, 1] * y + g[0, 2]) / w
@@ -207,7 +207,9 @@ class DiceReader:
         value = face.value if value_confidence >= self.threshold else None
         if die is not None and value is not None and self.dice_set.die(die).has_numerals:
             numeral = "white" if face.polarity == LIGHT else "black"
-        return DieReading(die, value, _die_box(face, x0, y0, shape), float(confidence), numeral,
+        box = (_cube_box(face, self.table, x0, y0, shape) if self.table is not None
+               and self.table.camera is not None else _die_box(face, x0, y0, shape))
+        return DieReading(die, value, box, float(confidence), numeral,
                           bgr)
 
 
@@ -290,3 +292,24 @@ def _die_box(face: Face, x0: int, y0: int, shape: tuple[int, ...]) -> tuple[int,
     height, width = shape[:2]
     return (int(max(0, xs.min() - grow + x0)), int(max(0, ys.min() - grow + y0)),
             int(min(width - 1, xs.max() + grow + x0)), int(min(height - 1, ys.max() + grow + y0)))
+
+
+def _cube_box(face: Face, table: TableCalibration, x0: int, y0: int,
+              shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A box around the whole die from the camera the table's calibration implies: the top
+    face lies a die's height above the table, so the cube under it is known, sides and all."""
+    side = table.die_mm
+    to_top = np.linalg.inv(table.lifted(side))
+    points = np.array([[face.centre[0] + x0, face.centre[1] + y0],
+                       [face.centre[0] + x0 + face.u[0], face.centre[1] + y0 + face.u[1]]])
+    (cx, cy), (ux, uy) = cv2.perspectiveTransform(points.reshape(-1, 1, 2),
+                                                  to_top).reshape(2, 2)
+    turn = math.atan2(uy - cy, ux - cx)
+    c, s = math.cos(turn) * side / 2, math.sin(turn) * side / 2
+    corners = np.array([[cx + i * c - j * s, cy + i * s + j * c, z]
+                        for i in (-1, 1) for j in (-1, 1) for z in (0.0, side)])
+    uv = table.project(corners)
+    height, width = shape[:2]
+    return (int(max(0, np.floor(uv[:, 0].min()))), int(max(0, np.floor(uv[:, 1].min()))),
+            int(min(width - 1, np.ceil(uv[:, 0].max()))),
+            int(min(height - 1, np.ceil(uv[:, 1].max()))))

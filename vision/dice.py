@@ -97,8 +97,12 @@ class DiceReader:
         x0, y0, image = self._crop(frame)
         faces = self._faces(image, (x0, y0))
         if self.table is not None:
-            to_table = np.linalg.inv(self.table.lifted(self.table.die_mm))
-            faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)]
+            lifted = self.table.lifted(self.table.die_mm)
+            to_table = np.linalg.inv(lifted)
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)
+                     and (f.pips > 1 or _alone(f, gray, lifted, to_table, offset=(x0, y0),
+                                               die_mm=self.table.die_mm))]
         tops = _top_faces(faces)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         readings = []
@@ -239,7 +243,23 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
         return False
     if face.pips == 1:
         return True
-    return 0.7 * _CELL_MM * die_mm <= (lu + lv) / 2 <= 1.4 * _CELL_MM * die_mm
+    return 0.85 * _CELL_MM * die_mm <= (lu + lv) / 2 <= 1.18 * _CELL_MM * die_mm
+
+
+def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarray, *,
+           offset: tuple[int, int], die_mm: float) -> bool:
+    """Whether a one's pip is alone on its face: no pip where a two's or a three's corner pips
+    would be (a ring through all four corner cells, whichever way the die is turned), so the
+    one pip of a two that was found is not read as a one."""
+    x0, y0 = offset
+    centre = cv2.perspectiveTransform(
+        np.array([[[face.centre[0] + x0, face.centre[1] + y0]]], np.float64), to_table)[0, 0]
+    angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    radius = math.sqrt(2) * _CELL_MM * die_mm
+    ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
+    pts = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), lifted).reshape(-1, 2)
+    values = bilinear(gray, pts[:, 0] - x0, pts[:, 1] - y0)
+    return bool((face.polarity * (values - face.surface) / face.contrast).max() < 0.5)
 
 
 def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:

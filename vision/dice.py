@@ -19,7 +19,8 @@ import numpy as np
 from vision.colours import DiceColours
 from vision.dicesets import DiceSet
 from vision.faces import Face, FewPips, bilinear, read_faces
-from vision.pips import LIGHT, Pips, find_pips
+from vision.pips import LIGHT, Pips, concat_pips, find_pips
+from vision.plane import CELL_SHARE, rescue_faces
 
 if TYPE_CHECKING:
     from vision.calibrate import TableCalibration
@@ -31,8 +32,7 @@ UNEXPECTED_VALUE_FACTOR = 0.6
 _WINDOW = 31
 #: the size (pixels) a die of known size is searched at
 _DIE_PIXELS = 36.0
-#: a pip grid's step, centre cell to the next, as a share of a die's side
-_CELL_MM = 0.27
+_CELL_MM = CELL_SHARE
 #: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
 #: pips, so they look rounder, not flatter)
 _FLAT_SLACK = 0.22
@@ -95,11 +95,17 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
-        faces = self._faces(image, (x0, y0))
+        faces, pips = self._faces(image, (x0, y0))
         if self.table is not None:
             lifted = self.table.lifted(self.table.die_mm)
             to_table = np.linalg.inv(lifted)
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            leftover = pips.take(np.array([not any(_on(f, x, y) for f in faces)
+                                           for x, y in zip(pips.x, pips.y, strict=True)],
+                                          bool))
+            faces += rescue_faces(leftover, cv2.GaussianBlur(gray, (3, 3), 0), lifted,
+                                  offset=(x0, y0),
+                                  die_mm=self.table.die_mm)
             faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)
                      and (f.pips > 1 or _alone(f, gray, lifted, to_table, offset=(x0, y0),
                                                die_mm=self.table.die_mm))]
@@ -143,10 +149,14 @@ class DiceReader:
         expected = sv[:, 1] / sv[:, 0]
         return pips.roundness >= expected - _FLAT_SLACK
 
-    def _faces(self, image: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[Face]:
+    def _faces(self, image: np.ndarray, offset: tuple[int, int] = (0, 0)
+               ) -> tuple[list[Face], Pips]:
+        """The faces found in `image`, and (on a calibrated table) the pips looked at, in
+        `image`'s pixels."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
         faces = []
+        seen = []
         pyramid, at = gray, 1.0
         for factor, window in self._scales(gray.shape):
             if factor > 1.0:
@@ -165,13 +175,14 @@ class DiceReader:
                 if self.table is not None:
                     pips = pips.take(self._flat_enough(pips, 1 / factor, offset))
                 few = FewPips(contrast=20.0, size=max(2.5, 0.6 * pip), edges=3)
+                seen.append(pips.scaled(1 / factor))
             else:
                 few = FewPips()
             for found in read_faces(pips, blurred, few):
                 face = found.scaled(1 / factor)
                 if factor >= 1.0 or _uniform_in_full(face, fine):
                     faces.append(face)
-        return faces
+        return faces, concat_pips(seen)
 
     def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:
         """(scale to search the image at, local-mean window there) pairs: every octave of an
@@ -244,6 +255,13 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
     if face.pips == 1:
         return True
     return 0.85 * _CELL_MM * die_mm <= (lu + lv) / 2 <= 1.18 * _CELL_MM * die_mm
+
+
+def _on(face: Face, x: float, y: float) -> bool:
+    """Whether the point (x, y) lies on `face`, within its outer cells and a little more."""
+    basis = np.array([face.u, face.v]).T
+    cells = np.linalg.solve(basis, np.array([x - face.centre[0], y - face.centre[1]]))
+    return bool(np.abs(cells).max() < 1.6)
 
 
 def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarray, *,

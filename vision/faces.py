@@ -29,7 +29,7 @@ LAYOUTS = {
         np.array([1 + 1j, 1, 1 - 1j, -1 + 1j, -1])),
     6: (np.array([1 + 1j, 1, 1 - 1j, -1 + 1j, -1, -1 - 1j]),),
 }
-_PERMUTATIONS = {n: np.array(list(itertools.permutations(range(n)))) for n in LAYOUTS}
+PERMUTATIONS = {n: np.array(list(itertools.permutations(range(n)))) for n in LAYOUTS}
 _ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
 _MIN_LONE_ROUNDNESS = 0.7
 #: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
@@ -59,11 +59,11 @@ def _occupancy_patterns() -> dict[bytes, int]:
     return patterns
 
 
-_PATTERNS = _occupancy_patterns()
-_CELLS = np.array([i + 1j * j for i in (-1, 0, 1) for j in (-1, 0, 1)])
-_CELL_SPOTS = np.array([0, 0.15, -0.15, 0.15j, -0.15j])
+PATTERNS = _occupancy_patterns()
+CELLS = np.array([i + 1j * j for i in (-1, 0, 1) for j in (-1, 0, 1)])
+CELL_SPOTS = np.array([0, 0.15, -0.15, 0.15j, -0.15j])
 #: points of bare face between and around the pip cells, in grid units
-_SURFACE_SPOTS = np.array(
+SURFACE_SPOTS = np.array(
     [s * 0.5 + 1j * t * 0.5 for s in (-1, 1) for t in (-1, 1)]
     + [s * 1.45 + 1j * t for s in (-1, 1) for t in (-1.45, -0.5, 0.5, 1.45)]
     + [t + 1j * s * 1.45 for s in (-1, 1) for t in (-0.5, 0.5)])
@@ -404,26 +404,26 @@ def _read_grid(fit: tuple[complex, complex, float, float], plain: float,
     a, offset, rms, rows = fit
     if rms > 0.2 or not 0.7 < abs(a) < 3.2:
         return None
-    cells = pipness(a * (_stretch(_CELLS, rows)[:, None] + _CELL_SPOTS[None])
+    cells = pipness(a * (_stretch(CELLS, rows)[:, None] + CELL_SPOTS[None])
                     + offset).mean(axis=1)
-    value = _PATTERNS.get((cells > 0.5).reshape(3, 3).tobytes())
+    value = PATTERNS.get((cells > 0.5).reshape(3, 3).tobytes())
     if value is None:
         return None
-    spots = pipness(a * _stretch(_SURFACE_SPOTS, rows) + offset)
+    spots = pipness(a * _stretch(SURFACE_SPOTS, rows) + offset)
     bare = np.abs(spots) <= plain
     uniform = float(np.mean(bare))
     if uniform < 0.8:
         return None
     margin = float(np.min(np.abs(cells - 0.5)) * 2)
     confidence = min(1.0, margin, 1.0 - rms / 0.3, (uniform - 0.6) / 0.3)
-    return _Reading(value, confidence, a, offset, a * _stretch(_SURFACE_SPOTS, rows)[bare])
+    return _Reading(value, confidence, a, offset, a * _stretch(SURFACE_SPOTS, rows)[bare])
 
 
 def _fits(z: np.ndarray) -> list[tuple[complex, complex, float, float]]:
     """For each layout n pips may take, the similarity (scale-rotation `a`, offset `b`) that
     best maps it onto `z` over every pairing, its rms error relative to |a|, and the spacing of
     the rows along the imaginary axis (dice differ in how they space a six)."""
-    zp = z[_PERMUTATIONS[len(z)]]
+    zp = z[PERMUTATIONS[len(z)]]
     zc = zp - zp.mean(axis=1, keepdims=True)
     fits = []
     for base in LAYOUTS[len(z)]:

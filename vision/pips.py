@@ -55,6 +55,12 @@ class Pips:
     def take(self, index: np.ndarray) -> Pips:
         return Pips(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
 
+    def scaled(self, factor: float) -> Pips:
+        """The same pips in an image `factor` times larger."""
+        return Pips(self.x * factor, self.y * factor, self.major * factor,
+                    self.minor * factor, self.angle, self.polarity, self.contrast, self.surface,
+                    self.ring_spread, self.fill)
+
     def shape_covariance(self, index: np.ndarray) -> np.ndarray:
         """The mean second-moment matrix of the pips at `index` (2x2)."""
         a, b, t = self.major[index] / 4.0, self.minor[index] / 4.0, self.angle[index]
@@ -65,7 +71,7 @@ class Pips:
         return np.array([[xx, xy], [xy, yy]])
 
 
-def _concat(parts: list[Pips]) -> Pips:
+def concat_pips(parts: list[Pips]) -> Pips:
     fields = Pips.__dataclass_fields__
     if not parts:
         return Pips(*(np.zeros(0) for _ in fields))
@@ -99,7 +105,7 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
             loose = loose.take(~(same & swollen).any(axis=0))
             strict = strict.take(~(same & ~swollen).any(axis=1))
         found += [loose, strict]
-    return _concat(found)
+    return concat_pips(found)
 
 
 def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: float,
@@ -109,7 +115,7 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     # from a count over the blobs' own pixels, and shape from the moments below
     n, labels = cv2.connectedComponents(low, connectivity=8)
     if n <= 1:
-        return _concat([])
+        return concat_pips([])
     points = cv2.findNonZero(low).reshape(-1, 2)
     xs, ys = points[:, 0], points[:, 1]
     lab = labels[ys, xs]
@@ -120,7 +126,7 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     keep[0] = False
     index = np.nonzero(keep)[0]
     if len(index) == 0:
-        return _concat([])
+        return concat_pips([])
 
     chosen = keep[lab]
     xs, ys, lab = xs[chosen], ys[chosen], lab[chosen]

@@ -32,7 +32,6 @@ UNEXPECTED_VALUE_FACTOR = 0.6
 _WINDOW = 31
 #: the size (pixels) a die of known size is searched at
 _DIE_PIXELS = 36.0
-_CELL_MM = CELL_SHARE
 #: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
 #: pips, so they look rounder, not flatter)
 _FLAT_SLACK = 0.22
@@ -254,7 +253,7 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
         return False
     if face.pips == 1:
         return True
-    return 0.85 * _CELL_MM * die_mm <= (lu + lv) / 2 <= 1.18 * _CELL_MM * die_mm
+    return 0.85 * CELL_SHARE * die_mm <= (lu + lv) / 2 <= 1.18 * CELL_SHARE * die_mm
 
 
 def _on(face: Face, x: float, y: float) -> bool:
@@ -273,7 +272,7 @@ def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarra
     centre = cv2.perspectiveTransform(
         np.array([[[face.centre[0] + x0, face.centre[1] + y0]]], np.float64), to_table)[0, 0]
     angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
-    radius = math.sqrt(2) * _CELL_MM * die_mm
+    radius = math.sqrt(2) * CELL_SHARE * die_mm
     ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
     pts = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), lifted).reshape(-1, 2)
     values = bilinear(gray, pts[:, 0] - x0, pts[:, 1] - y0)

@@ -117,13 +117,6 @@ class DieTruth:
     numeral: str | None
     visible: bool
 
-    def to_json(self) -> dict:
-        out = {"die": self.colour, "value": self.value, "box": list(self.box),
-               "visible": self.visible}
-        if self.numeral is not None:
-            out["numeral"] = self.numeral
-        return out
-
 
 @dataclass(frozen=True)
 class Hand:

@@ -54,6 +54,8 @@ def test_a_still_view_is_read_once_and_a_hand_passing_does_not_read_the_die_agai
     for t in range(6):
         out += settler.feed(frame_with((40, 40, 200)), t)
     assert [(e.kind, e.reading.value) for e in out] == [(LANDED, 2)]
+    assert out[0].to_json() == {"time": 3, "event": "landed", "die": "blue", "value": 2,
+                                "box": [40, 40, 60, 60], "confidence": 0.9}
     reads = reader.reads
     for t in range(6, 9):   # a hand passes
         out += settler.feed(frame_with((40, 40, 200), (90 + 10 * t, 30, 20)), t)

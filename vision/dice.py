@@ -35,6 +35,9 @@ _DIE_PIXELS = 36.0
 #: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
 #: pips, so they look rounder, not flatter)
 _FLAT_SLACK = 0.22
+#: the same for the flattest pip of a face read (a pattern is judged more strictly: a wrong
+#: face costs more than a pip left out)
+_FACE_FLAT_SLACK = 0.16
 _SMALLEST_LEVEL = 96
 
 
@@ -253,6 +256,12 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
         return False
     if face.pips == 1:
         return True
+    # none of a top face's pips is as flat as a side face's, seen edge-on: none may be much
+    # flatter than a round pip lying on the table looks here
+    sv = np.linalg.svd(np.linalg.inv(jacobian), compute_uv=False)
+    expected = sv[1] / sv[0]
+    if face.flattest < expected - _FACE_FLAT_SLACK:
+        return False
     return 0.85 * CELL_SHARE * die_mm <= (lu + lv) / 2 <= 1.18 * CELL_SHARE * die_mm
 
 

@@ -32,8 +32,8 @@ UNEXPECTED_VALUE_FACTOR = 0.6
 _WINDOW = 31
 #: the size (pixels) a die of known size is searched at
 _DIE_PIXELS = 36.0
-#: how much flatter than a pip lying on the table a top-face pip may look (blur rounds small
-#: pips, so they look rounder, not flatter)
+#: how much flatter than a pip lying on the table a top-face pip may look (a small pip's shape
+#: is measured roughly)
 _FLAT_SLACK = 0.22
 #: the same for the flattest pip of a face read (a pattern is judged more strictly: a wrong
 #: face costs more than a pip left out)

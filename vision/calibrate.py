@@ -47,7 +47,8 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
 @dataclass(frozen=True)
 class TableCalibration:
     """Where the table lies in the image: the homography from table millimetres to pixels, the
-    roll zone's corners in pixels, a die's size in pixels there, and where each marker was."""
+    roll zone's corners in pixels, a die's size in pixels there, where each marker was, a
+    die's side in millimetres, and the board's corners in pixels."""
 
     homography: np.ndarray
     image_size: tuple[int, int]
@@ -55,6 +56,7 @@ class TableCalibration:
     die_size: float
     markers: Mapping[int, tuple[float, float]]
     die_mm: float = 16.0
+    board: np.ndarray | None = None
 
     @classmethod
     def from_points(cls, marker_px: Sequence[Sequence[float]], image_size: tuple[int, int],
@@ -75,7 +77,8 @@ class TableCalibration:
         die = (np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2
         markers = ({i: (float(x), float(y)) for i, (x, y) in zip(MARKER_IDS, dst, strict=True)}
                    if markers_seen else {})
-        return cls(homography, image_size, zone, float(die), markers, layout.die_size)
+        return cls(homography, image_size, zone, float(die), markers, layout.die_size,
+                   _apply(homography, layout.board_corners))
 
     @classmethod
     def from_zone(cls, zone_px: Sequence[Sequence[float]], image_size: tuple[int, int],
@@ -155,6 +158,8 @@ class TableCalibration:
         return {"homography": [[float(v) for v in row] for row in self.homography],
                 "image_size": list(self.image_size),
                 "zone": [[float(v) for v in p] for p in self.zone],
+                **({} if self.board is None
+                   else {"board": [[float(v) for v in p] for p in self.board]}),
                 "die_size": float(self.die_size),
                 "die_mm": float(self.die_mm),
                 "markers": {str(k): list(v) for k, v in self.markers.items()}}
@@ -168,7 +173,9 @@ class TableCalibration:
                        float(table["die_size"]),
                        {int(k): (float(v[0]), float(v[1]))
                         for k, v in table.get("markers", {}).items()},
-                       float(table.get("die_mm", 16.0)))
+                       float(table.get("die_mm", 16.0)),
+                       np.array(table["board"], np.float64).reshape(4, 2)
+                       if "board" in table else None)
         except (KeyError, TypeError, ValueError) as e:
             raise CalibrationError(f"[vision.calibration] is incomplete or malformed ({e}); "
                                    "calibrate the table again") from None

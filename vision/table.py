@@ -27,8 +27,12 @@ class TableLayout:
     @property
     def roll_zone_corners(self) -> np.ndarray:
         """The roll zone's corners in the markers' order (far left first, clockwise)."""
-        x0, y0, x1, y1 = self.roll_zone
-        return np.array([(x0, y1), (x1, y1), (x1, y0), (x0, y0)], np.float64)
+        return _corners(self.roll_zone)
+
+    @property
+    def board_corners(self) -> np.ndarray:
+        """The board's corners, in the same order."""
+        return _corners(self.board)
 
     @classmethod
     def from_config(cls, table: Mapping) -> TableLayout:
@@ -53,3 +57,8 @@ class TableLayout:
             if key in table:
                 values[key] = float(table[key])
         return cls(**values)
+
+
+def _corners(box: tuple[float, float, float, float]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return np.array([(x0, y1), (x1, y1), (x1, y0), (x0, y0)], np.float64)

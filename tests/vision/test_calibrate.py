@@ -24,8 +24,10 @@ def scene():
 def test_the_markers_fix_the_table_where_the_camera_sees_it(scene):
     table, frame = scene
     found = calibrate_table(frame.image, table.layout)
-    points = np.array([[x, y, 0.0] for x, y in table.layout.roll_zone_corners])
-    assert np.abs(found.zone - table.camera.project(points)).max() < 2.0
+    for corners, seen in ((table.layout.roll_zone_corners, found.zone),
+                          (table.layout.board_corners, found.board)):
+        points = np.array([[x, y, 0.0] for x, y in corners])
+        assert np.abs(seen - table.camera.project(points)).max() < 4.0
     die_px = np.linalg.norm(np.diff(table.camera.project(np.array(
         [[100.0, 90, 0], [116.0, 90, 0]])), axis=0))
     assert found.die_size == pytest.approx(die_px, rel=0.1)
@@ -81,6 +83,7 @@ def test_calibration_round_trips_through_the_toml_it_writes(tmp_path):
     config = load_config(path)
     assert np.allclose(config.calibration.homography, found.homography)
     assert np.allclose(config.calibration.zone, found.zone)
+    assert np.allclose(config.calibration.board, found.board)
     assert config.calibration.markers == found.markers
     assert config.colours_for("camelup-2018").references.keys() == colours.references.keys()
     assert config.colours_for("camelup-2014") is None

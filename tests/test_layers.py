@@ -22,3 +22,8 @@ def test_the_rules_import_nothing_outside_the_standard_library():
 def test_the_rules_know_nothing_of_files_threads_or_databases():
     loaded = modules_loaded_by("companion.rules")
     assert not loaded & {"sqlite3", "threading", "socket", "flask", "cv2", "gpiozero"}
+
+
+def test_the_command_starts_without_numpy_or_opencv():
+    """Only the commands that compute odds or read images load them, in their own time."""
+    assert not modules_loaded_by("companion.cli") & {"numpy", "cv2"}

@@ -1,0 +1,166 @@
+"""Reading recorded frames and photos offline, and writing the marker sheet: the work of the
+read-dice and markers commands (vision.commands declares them).
+
+Errors for a person are one line on stderr with exit status 2, never a traceback; read-dice
+reads every image it can and exits 2 afterwards if any could not be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.calibrate import (
+    CalibrationError,
+    TableCalibration,
+    calibrate_table,
+    learn_colours,
+)
+from vision.config import ConfigError, VisionConfig, config_path, load_config
+from vision.dice import DiceReader
+from vision.dicesets import dice_set
+from vision.markers import write_sheet
+
+
+class _Refused(Exception):
+    """Bad input: its message is the one line to show."""
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except (_Refused, ConfigError, CalibrationError, OSError) as e:
+            print(f"camel-companion: {e}", file=sys.stderr)
+            return 2
+    return guarded
+
+
+def _read_dice(args: argparse.Namespace) -> int:
+    """read-dice: every image read, as JSON or a line each."""
+    config = load_config(config_path(args.config))
+    threshold = config.threshold if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise _Refused("--threshold must lie between 0 and 1")
+    if args.dice == "any":
+        reader = DiceReader(threshold=threshold)
+        make = None
+    else:
+        game = args.game or config.game
+        reader, make = _game_reader(game, config, args.calibration, threshold)
+    results, failed = [], False
+    for path in args.images:
+        image = _load(path)
+        if image is None:
+            failed = True
+            results.append({"image": str(path), "error": _unreadable(path)})
+            continue
+        used = make(image) if make is not None else reader
+        results.append({"image": str(path),
+                        "dice": [r.to_json() for r in used.read(image)]})
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for result in results:
+            print(_line(result))
+    if failed:
+        print("camel-companion: some images could not be opened (marked in the output)",
+              file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
+                 threshold: float) -> tuple[DiceReader, Callable[[np.ndarray], DiceReader]]:
+    """A reader for the game's dice, and a way to get the reader for a given image: one that
+    knows the table when the table's calibration fits the image's size."""
+    dice = dice_set(game)
+    colours = config.colours_for(game)
+    table = config.calibration
+    if calibration is not None:
+        shot = _load(calibration)
+        if shot is None:
+            raise _Refused(f"cannot read the calibration image {calibration}: "
+                           f"{_unreadable(calibration)}")
+        try:
+            table = calibrate_table(shot, config.layout)
+        except CalibrationError:
+            table = None
+        colours = learn_colours(shot, dice, table=table)
+    plain = DiceReader(dice, colours, threshold=threshold)
+    fitted: dict[tuple[int, int], DiceReader] = {}
+
+    def reader_for(image: np.ndarray) -> DiceReader:
+        size = (image.shape[1], image.shape[0])
+        found = table if _fits(table, size) else _table_in(image, config)
+        if found is None:
+            return plain
+        if size not in fitted:
+            fitted[size] = DiceReader(dice, colours, table=found, threshold=threshold)
+        return fitted[size]
+
+    return plain, reader_for
+
+
+def _fits(table: TableCalibration | None, size: tuple[int, int]) -> bool:
+    return table is not None and tuple(table.image_size) == size
+
+
+def _table_in(image: np.ndarray, config: VisionConfig) -> TableCalibration | None:
+    """The table found from the markers in `image`, if all four are there."""
+    try:
+        return calibrate_table(image, config.layout)
+    except CalibrationError:
+        return None
+
+
+def _load(path: Path) -> np.ndarray | None:
+    """The image at `path` (BGR), or None when it cannot be read as one."""
+    try:
+        data = np.frombuffer(path.read_bytes(), np.uint8)
+    except OSError:
+        return None
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+
+
+def _unreadable(path: Path) -> str:
+    if not path.exists():
+        return "no such file"
+    if path.is_dir():
+        return "is a folder, not an image"
+    return "not an image OpenCV can read"
+
+
+def _line(result: dict) -> str:
+    if "error" in result:
+        return f"{result['image']}: cannot open: {result['error']}"
+    if not result["dice"]:
+        return f"{result['image']}: no dice"
+    return f"{result['image']}: " + "; ".join(_describe(d) for d in result["dice"])
+
+
+def _describe(die: dict) -> str:
+    value = "?" if die["value"] is None else str(die["value"])
+    name = die["die"] or "die"
+    numeral = f" ({die['numeral']})" if "numeral" in die else ""
+    x0, y0, x1, y1 = die["box"]
+    return f"{name} {value}{numeral} at {x0},{y0}-{x1},{y1} ({die['confidence']:.2f})"
+
+
+def _markers(args: argparse.Namespace) -> int:
+    if not 5.0 <= args.size <= 90.0:
+        raise _Refused("--size must be between 5 and 90 mm to fit four markers on a page")
+    for path in args.paths:
+        write_sheet(path, args.size)
+        print(f"wrote the marker sheet ({args.size:g} mm markers) to {path}")
+    return 0
+
+
+
+read_dice = _guarded(_read_dice)
+markers = _guarded(_markers)

@@ -9,7 +9,7 @@ raises `IllegalAction` naming the rule, and never touches the state it was given
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from companion.errors import BadHeader, IllegalAction
@@ -22,28 +22,13 @@ from companion.rules.fields import (
     as_space_key,
     require,
 )
+from companion.rules.players import Action, Payout, Seats, payouts_json
 from companion.rules.track import Track
 
 PILES = ("winner", "loser")
 
 
 # --- actions: one frozen value per game-log line -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Action:
-    """A player's action; `to_json` gives its game-log line, without the fields not yet known."""
-
-    player: str
-    action: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"player": self.player, "action": self.action}
-        for f in fields(self)[1:]:
-            value = getattr(self, f.name)
-            if value is not None:
-                line[f.metadata.get("key", f.name)] = value
-        return line
 
 
 @dataclass(frozen=True)
@@ -121,15 +106,6 @@ class Tile:
 
 
 @dataclass(frozen=True)
-class Payout:
-    """One line of money changing hands: who, how much (negative: paid), and why."""
-
-    player: str
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
 class PlayerState:
     name: str
     money: int
@@ -171,7 +147,7 @@ class Edition:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Seats):
     """Everything on the table between two actions."""
 
     edition: Edition
@@ -190,20 +166,6 @@ class State:
     @property
     def finished(self) -> bool:
         return self.turn is None
-
-    @property
-    def player_to_act(self) -> str | None:
-        return None if self.turn is None else self.players[self.turn].name
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
-
-    def player(self, name: str) -> PlayerState:
-        for p in self.players:
-            if p.name == name:
-                return p
-        raise KeyError(name)
 
     def tile_at(self, space: int) -> Tile | None:
         return dict(self.tiles).get(space)
@@ -723,12 +685,9 @@ def state_json(state: State) -> dict[str, Any]:
         "leg_bets_left": {c: list(v) for c, v in state.leg_ticket_stacks},
         "race_bets": {pile: [{"player": c.player, "camel": c.camel} for c in state.pile(pile)]
                       for pile in PILES},
-        "payouts": _payouts_json(state.payouts),
+        "payouts": payouts_json(state.payouts),
     }
 
-
-def _payouts_json(payouts: tuple[Payout, ...]) -> list[dict[str, Any]]:
-    return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in payouts]
 
 
 def leg_scoring_now(state: State) -> list[dict[str, Any]]:
@@ -739,7 +698,7 @@ def leg_scoring_now(state: State) -> list[dict[str, Any]]:
     """
     if state.finished:
         return []
-    return _payouts_json(_score_leg(replace(state, payouts=())).payouts)
+    return payouts_json(_score_leg(replace(state, payouts=())).payouts)
 
 
 def header_for(view: Mapping[str, Any]) -> dict[str, Any]:

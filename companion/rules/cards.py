@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import BadHeader, IllegalAction
@@ -23,6 +23,7 @@ from companion.rules.fields import (
     as_space_key,
     require,
 )
+from companion.rules.players import Action, Payout, Seats, payouts_json
 from companion.rules.track import Track
 
 GAME = "camelup-cards"
@@ -39,22 +40,6 @@ MAX_LENGTH = 24
 
 
 # --- actions: one frozen value per game-log line -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Action:
-    """A player's action; `to_json` gives its game-log line, without the fields not yet known."""
-
-    player: str
-    action: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"player": self.player, "action": self.action}
-        for f in fields(self)[1:]:
-            value = getattr(self, f.name)
-            if value is not None:
-                line[f.name] = value
-        return line
 
 
 @dataclass(frozen=True)
@@ -152,15 +137,6 @@ class Bet:
 
 
 @dataclass(frozen=True)
-class Payout:
-    """One line of money changing hands: who, how much (negative: paid), and why."""
-
-    player: str
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
 class PlayerState:
     name: str
     money: int
@@ -169,7 +145,7 @@ class PlayerState:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Seats):
     """Everything on the table between two lines of the log."""
 
     settings: Settings
@@ -204,20 +180,6 @@ class State:
     finished: bool = False
     payouts: tuple[Payout, ...] = ()
     """What the line that led here paid: the leg payout, or the end's payouts."""
-
-    @property
-    def player_to_act(self) -> str | None:
-        return None if self.turn is None else self.players[self.turn].name
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
-
-    def player(self, name: str) -> PlayerState:
-        for p in self.players:
-            if p.name == name:
-                return p
-        raise KeyError(name)
 
     def figure_space(self, figure: str) -> int | None:
         return dict(self.figures)[figure]
@@ -880,16 +842,13 @@ def state_json(state: State) -> dict[str, Any]:
                        for pile in PILES},
         "intel": [{"player": p, "camel": c, "value": v} for p, c, v in state.intel],
         "revealed": [{"camel": c, "value": v} for c, v in state.revealed],
-        "payouts": _payouts_json(state.payouts),
+        "payouts": payouts_json(state.payouts),
     }
 
 
 def _bet_json(bet: Bet) -> dict[str, Any]:
     return {"camel": bet.camel, "kind": bet.kind, **({"value": bet.value} if bet.value else {})}
 
-
-def _payouts_json(payouts: tuple[Payout, ...]) -> list[dict[str, Any]]:
-    return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in payouts]
 
 
 def leg_scoring_now(state: State) -> list[dict[str, Any]]:
@@ -899,7 +858,7 @@ def leg_scoring_now(state: State) -> list[dict[str, Any]]:
     """
     if state.finished:
         return []
-    return _payouts_json(_score_leg(replace(state, payouts=())).payouts)
+    return payouts_json(_score_leg(replace(state, payouts=())).payouts)
 
 
 def header_for(view: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion.game import Game
 from companion.rules.camelup import Roll
+from companion.rules.cards import CAMELS, LegSetup, Reveal
 from companion.store import Store
 
 HEADERS = {
@@ -41,12 +44,17 @@ def random_action(game: Game, rng: random.Random) -> Any:
     return action
 
 
-def random_game(header: dict[str, Any], seed: int, max_actions: int = 400) -> Game:
-    """A game played by random legal actions until the race ends or `max_actions` are played."""
+def random_game(header: dict[str, Any], seed: int, max_actions: int = 400, *,
+                pick: Callable[[Game, random.Random], Any] = random_action) -> Game:
+    """A game played by random legal actions until the race ends or `max_actions` are played.
+
+    `pick` chooses each action: `random_action` for the board games, `random_cards_action`
+    for Camel Up Cards.
+    """
     rng = random.Random(seed)
     game = Game(header)
     while not game.state.finished and len(game) < max_actions:
-        game.push(random_action(game, rng))
+        game.push(pick(game, rng))
     return game
 
 
@@ -68,8 +76,6 @@ def stored_game(path: Path, header: dict[str, Any] = SPREAD_2014, lines: Any = (
 def random_cards_action(game: Game, rng: random.Random) -> Any:
     """One legal line of a Camel Up Cards game: a due leg_setup with intel cards drawn at
     random, else half of all turns reveal a card drawn from those the 30 still allow."""
-    from companion.rules.cards import CAMELS, LegSetup, Reveal
-
     cards = [(camel, value) for camel in CAMELS for value in (1, 1, 1, 1, 1, 2)]
     legal = game.legal_actions()
     if isinstance(legal[0], LegSetup):
@@ -87,19 +93,8 @@ def random_cards_action(game: Game, rng: random.Random) -> Any:
 
 
 def _accepted(game: Game, action: Any) -> bool:
-    from companion.errors import IllegalAction
-
     try:
         game.rules.apply(game.state, action)
     except IllegalAction:
         return False
     return True
-
-
-def random_cards_game(header: dict[str, Any], seed: int, max_actions: int = 600) -> Game:
-    """A Camel Up Cards game played by random legal lines until the race ends."""
-    rng = random.Random(seed)
-    game = Game(header)
-    while not game.state.finished and len(game) < max_actions:
-        game.push(random_cards_action(game, rng))
-    return game

@@ -20,7 +20,7 @@ from companion.game import Game
 from companion.gamelog import load_game
 from companion.rules import cards
 from companion.rules.cards import CAMELS, LegSetup, state_json
-from tests.play import random_cards_game
+from tests.play import random_cards_action, random_game
 
 ROOT = Path(__file__).parent.parent
 SETUP = {"dealt": 9, "discarded": 4, "kept": 5, "deck": 3, "left": 2, "intel": 1}
@@ -642,7 +642,8 @@ def test_random_legal_games_keep_the_invariants_and_undo_restores_exactly(seed, 
     setup = SETUP_2 if players == 1 else {
         **SETUP, "deck": 12 // (players + 1) - 1, "kept": 12 // (players + 1) + 1,
         "dealt": 5, "discarded": 5 - 12 // (players + 1) - 1}
-    game = random_cards_game(header(SPREAD, players=names, setup=setup), seed)
+    game = random_game(header(SPREAD, players=names, setup=setup), seed, 600,
+                       pick=random_cards_action)
     assert game.state.finished
     for count in range(len(game) + 1):
         assert_table_is_sound(game.state_after(count))

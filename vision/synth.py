@@ -371,14 +371,14 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
     for _ in range(8):
         shoot(resting)
     for final in finals:
-        path = _throw_path(rng, table.layout, final, steps=10)
+        path = throw_path(rng, table.layout, final, steps=10)
         for pose, motion in path:
             shoot([*resting, pose], moving=[(0.0, 0.0)] * len(resting) + [motion])
         resting.append(final)
         events.append(SequenceEvent(len(frames), "landed", final.spec.colour, final.value))
         for _ in range(12):
             shoot(resting)
-    for hand in _hand_pass(rng, 14):
+    for hand in hand_pass(rng, 14):
         shoot(resting, hands=[hand])
     for _ in range(10):
         shoot(resting)
@@ -388,12 +388,12 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
         t = (k + 1) / 3
         shoot([replace(nudged, x=nudged.x + 4.0 * t, y=nudged.y - 3.0 * t,
                        yaw=nudged.yaw + 0.2 * t), *resting[1:]],
-              hands=[_hand_near(rng, table, nudged)])
+              hands=[hand_near(rng, table, nudged)])
     for _ in range(10):
         shoot(resting)
     while resting:
         gone = resting.pop()
-        hand = _hand_near(rng, table, gone)
+        hand = hand_near(rng, table, gone)
         for _ in range(3):
             shoot([*resting, gone], hands=[hand])
         for _ in range(3):
@@ -714,21 +714,21 @@ def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[DieP
     return hand
 
 
-def _hand_near(rng: np.random.Generator, table: Table, pose: DiePose) -> Hand:
+def hand_near(rng: np.random.Generator, table: Table, pose: DiePose) -> Hand:
     u, v = table.camera.project(np.array([[pose.x, pose.y, 8.0]]))[0]
     w, h = table.camera.size
     hand = random_hand(rng)
     return replace(hand, x=float(u / w), y=float(v / h))
 
 
-def _hand_pass(rng: np.random.Generator, steps: int) -> list[Hand]:
+def hand_pass(rng: np.random.Generator, steps: int) -> list[Hand]:
     hand = random_hand(rng)
     y = rng.uniform(0.3, 0.7)
     return [replace(hand, x=-0.2 + 1.4 * k / (steps - 1), y=y, angle=math.pi / 2 + 0.4)
             for k in range(steps)]
 
 
-def _throw_path(rng: np.random.Generator, layout: TableLayout, final: DiePose,
+def throw_path(rng: np.random.Generator, layout: TableLayout, final: DiePose,
                 steps: int) -> list[tuple[DiePose, tuple[float, float]]]:
     """A die's way in: from the roll zone's edge to where it stops, fast then slow."""
     angle = rng.uniform(0, 2 * math.pi)

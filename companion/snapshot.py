@@ -4,22 +4,24 @@ It is the `replay --json` object plus what a page needs beside it: the history w
 action paid and how it was corrected (read from the store's records), the actions open to the
 player to act, what each player would be paid if the leg ended now, and the odds once they
 are known. A snapshot is never changed once built; every viewer gets a copy with the overall
-winner/loser cards masked (`camel` null) until the race ends, except their own.
+winner/loser cards (Camel Up Cards: the final betting cards) masked (`camel` null) until the
+race ends, except their own.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import CompanionError
 from companion.game import Game
+from companion.rules import cards, last_camel
 from companion.store import GAME_CHANGES, Record
 
-HIDDEN_ACTION = "race_bet"
-"""The one action whose colour stays face down until the race ends: an overall bet."""
+HIDDEN_ACTIONS = ("race_bet", "final_bet")
+"""The actions whose colour stays face down until the race ends: an overall bet (the board
+games) and a final betting card (Camel Up Cards)."""
 
 
 @dataclass(frozen=True)
@@ -56,20 +58,21 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
                extra: Mapping[str, Any]) -> dict[str, Any]:
     """The whole snapshot of `game`, its corrections taken from the store's `records`."""
     rules, state = game.rules, game.state
-    shown = pieces(game)
     origins, corrections = _corrections(records)
+    views = [rules.state_json(game.state_after(count)) for count in range(len(game) + 1)]
     history = []
     for index, action in enumerate(game.actions):
         history.append({
             "index": index,
-            "leg": game.state_after(index).leg,
+            "leg": views[index]["leg"],
             "action": action.to_json(),
-            "payouts": rules.state_json(game.state_after(index + 1))["payouts"],
+            "payouts": views[index + 1].get("payouts", []),
             "correction": origins[index] if index < len(origins) else None,
         })
     readings = readings_view(records)
     return {
-        **rules.state_json(state),
+        **views[-1],
+        **_CHOICES.get(rules.game, _nothing)(state),
         "version": version,
         "history": history,
         "corrections": corrections,
@@ -77,21 +80,22 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "pending": [r for r in readings if r["outcome"] == "pending"],
         "legal": [a.to_json() for a in game.legal_actions()],
         "if_leg_ended": rules.leg_scoring_now(state),
-        "pieces": shown,
+        "pieces": pieces(game),
         **extra,
     }
 
 
 def pieces(game: Game) -> dict[str, Any]:
-    """The game's pieces and words, so a page can offer every action without knowing the rules.
-
-    Only the Camel Up board games have a dashboard so far; any other game is refused in one
-    line rather than half drawn.
-    """
-    edition = getattr(game.rules, "edition", None)
-    if edition is None:
-        raise CompanionError(f"the dashboard does not show {game.rules.game} games yet: "
-                             "score them with camel-companion replay")
+    """The game's pieces and words, so a page can offer every action without knowing the rules."""
+    players = [p["name"] for p in game.rules.state_json(game.state)["players"]]
+    if game.rules.game == cards.GAME:
+        return {"camels": list(cards.CAMELS), "figures": list(cards.FIGURES),
+                "kinds": list(cards.KINDS), "piles": list(cards.PILES),
+                "winner_cards": list(cards.WINNER_CARDS), "players": players}
+    if game.rules.game == last_camel.GAME:
+        return {"camels": list(game.state.camels), "faces": list(last_camel.FACES),
+                "colours": list(last_camel.COLOURS), "players": players}
+    edition = game.rules.edition  # type: ignore[attr-defined]
     return {
         "camels": list(edition.racing_camels),
         "crazy_camels": list(edition.crazy_camels),
@@ -101,8 +105,28 @@ def pieces(game: Game) -> dict[str, Any]:
         "tile_sides": list(edition.tile_sides),
         "partnerships": bool(edition.partnerships_from
                              and len(game.header["players"]) >= edition.partnerships_from),
-        "players": [p["name"] for p in game.rules.state_json(game.state)["players"]],
+        "players": players,
     }
+
+
+def last_camel_rolls(state: last_camel.State) -> dict[str, Any]:
+    """Every legal way to use each pair of faces the two dice can show, so a page offers only
+    the camels a die can move (and no move when neither can): `rolls` maps "FACE FACE" (in
+    the order of the faces) to the move lists a roll of them may log."""
+    if state.finished:
+        return {"rolls": {}}
+    faces = last_camel.FACES
+    return {"rolls": {
+        f"{a} {b}": [[m.to_json() for m in way] for way in last_camel.roll_ways(state, (a, b))]
+        for i, a in enumerate(faces) for b in faces[i:]}}
+
+
+def _nothing(state: Any) -> dict[str, Any]:
+    return {}
+
+
+_CHOICES: dict[str, Callable[[Any], dict[str, Any]]] = {last_camel.GAME: last_camel_rolls}
+"""What a page needs beside the legal actions to offer a game's choices, by the game's name."""
 
 
 def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
@@ -150,7 +174,8 @@ def _corrections(records: Sequence[Record]) -> tuple[list[Any], list[dict[str, A
 
 
 def masked(view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
-    """A copy of `view` in which every overall bet not laid by `player` has `camel` null.
+    """A copy of `view` in which every overall bet (final betting card) not laid by `player`
+    has `camel` null.
 
     Once the race is over every card is turned face up. The actions open to the player to act
     and their odds are masked too, since which cards are left says which were laid.
@@ -161,13 +186,19 @@ def masked(view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
     me = player
 
     def line(action: Mapping[str, Any] | None) -> Any:
-        if action and action.get("action") == HIDDEN_ACTION and action.get("player") != me:
+        if _hides(action, me):
+            assert action is not None
             return {**action, "camel": None}
         return action
 
-    out["race_bets"] = {pile: [card if card["player"] == me else {**card, "camel": None}
-                               for card in cards]
-                        for pile, cards in view["race_bets"].items()}
+    if "race_bets" in view:
+        out["race_bets"] = {pile: [card if card["player"] == me else {**card, "camel": None}
+                                   for card in cards]
+                            for pile, cards in view["race_bets"].items()}
+    if "final_bets" in view:
+        out["final_bets"] = {pile: {who: camel if who == me else None
+                                    for who, camel in held.items()}
+                             for pile, held in view["final_bets"].items()}
     out["history"] = [{**e, "action": line(e["action"]),
                        "correction": _masked_origin(e["correction"], line)}
                       for e in view["history"]]
@@ -182,7 +213,8 @@ def masked(view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
 
 
 def _hides(action: Mapping[str, Any] | None, me: str | None) -> bool:
-    return bool(action and action.get("action") == HIDDEN_ACTION and action.get("player") != me)
+    return bool(action and action.get("action") in HIDDEN_ACTIONS
+                and action.get("player") != me)
 
 
 def _masked_origin(origin: Mapping[str, Any] | None, line: Any) -> Any:

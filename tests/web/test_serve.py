@@ -122,12 +122,16 @@ def test_a_bad_log_is_refused_in_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("example", ["camelup-cards.jsonl", "last-camel.jsonl"])
-def test_a_game_the_dashboard_cannot_draw_yet_is_refused_in_one_line(tmp_path, example):
+def test_camel_up_cards_and_the_last_camel_are_served_too(tmp_path, example):
     log = tmp_path / example
     log.write_text((Path(__file__).parents[2] / "examples" / example).read_text())
-    result = subprocess.run([str(SCRIPT), "serve", str(log), "--port", "0"],
-                            capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 2
-    assert result.stderr.splitlines() == [
-        f"camel-companion: the dashboard does not show {log.stem} games yet: "
-        "score them with camel-companion replay"]
+    port = free_port()
+    server, _ = start(log, port)
+    try:
+        state = call(port, "/api/state")
+        assert state["game"] == log.stem
+        assert len(state["history"]) == len(log.read_text().splitlines()) - 1
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=20)
+    assert server.returncode == 0

@@ -89,6 +89,51 @@ DICE_SETS = {s.game: s for s in (CAMELUP_2014, CAMELUP_2018)}
 DEFAULT_GAME = "camelup-2014"
 
 
+@dataclass(frozen=True)
+class ColourFace:
+    """One face of a die without pips, by its name: filled with its colour, or (`star`) the
+    die's bare body with a star of its colour in the middle."""
+
+    name: str
+    bgr: tuple[int, int, int]
+    star: bool = False
+
+
+@dataclass(frozen=True)
+class ColourDiceSet:
+    """A game's dice whose faces are colours and stars: `count` dice alike, of a light body,
+    their `faces` in opposite pairs as DieSpec's are."""
+
+    game: str
+    count: int
+    body_bgr: tuple[int, int, int]
+    faces: tuple[ColourFace, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.faces)
+
+    def face(self, name: str) -> ColourFace:
+        for f in self.faces:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+#: The Last Camel's two dice (rule book 004): red, yellow, green and blue faces, a gold star
+#: and a black star. The text does not describe the dice further; these are drawn and read as
+#: light wooden dice with four faces painted and two bare faces carrying a star.
+LAST_CAMEL = ColourDiceSet("last-camel", 2, (200, 225, 236), (
+    ColourFace("red", (45, 40, 200)), ColourFace("green", (70, 150, 50)),
+    ColourFace("yellow", (45, 215, 245)), ColourFace("blue", (190, 105, 30)),
+    ColourFace("gold", (30, 160, 215), star=True), ColourFace("black", (35, 35, 35), star=True),
+))
+
+COLOUR_DICE_SETS = {LAST_CAMEL.game: LAST_CAMEL}
+#: every game vision reads dice for
+GAMES = (*DICE_SETS, *COLOUR_DICE_SETS)
+
+
 def dice_set(game: str) -> DiceSet:
     """The dice of `game`, or a one-line error naming the games known."""
     try:
@@ -96,3 +141,12 @@ def dice_set(game: str) -> DiceSet:
     except KeyError:
         raise ValueError(f"no dice known for game {game!r}; known: {', '.join(DICE_SETS)}") \
             from None
+
+
+def colour_dice_set(game: str) -> ColourDiceSet:
+    """The colour dice of `game`, or a one-line error naming the games known."""
+    try:
+        return COLOUR_DICE_SETS[game]
+    except KeyError:
+        raise ValueError(f"no colour dice known for game {game!r}; known: "
+                         f"{', '.join(COLOUR_DICE_SETS)}") from None

@@ -9,26 +9,28 @@ kept beside it with the session key, so phones that entered it stay trusted acro
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
 import os
 import secrets
-import signal
-import socket
 from pathlib import Path
 from typing import Any
 
-from companion.advisor import Advisor
 from companion.errors import CompanionError
 from companion.gamelog import load_game
+from companion.hosting import (
+    Listening,
+    add_listening_options,
+    address,
+    advisor,
+    dashboard,
+    serve_until_stopped,
+    start_logging,
+)
 from companion.store import Store
 from companion.table import Table
 
 log = logging.getLogger("camel_companion.serve")
-
-DEFAULT_STREAMS = 40
-"""Live pages open at once: a table of 8 players with a phone and a tablet each, twice over."""
 
 
 def add_command(commands: Any) -> None:
@@ -36,16 +38,12 @@ def add_command(commands: Any) -> None:
     serve = commands.add_parser("serve", help="serve the live dashboard of a game to every "
                                               "phone at the table")
     serve.add_argument("log", type=Path, metavar="GAME.jsonl")
-    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    serve.add_argument("--host", default="0.0.0.0",
-                       help="the address to listen on (default: every address of this machine)")
+    add_listening_options(serve)
     serve.add_argument("--pin", help="the table's PIN (default: one made up and printed)")
     serve.add_argument("--store", type=Path, metavar="PATH",
                        help="the store the game goes on in (default: GAME.sqlite3 beside the log)")
     serve.add_argument("--no-odds", dest="odds", action="store_false",
                        help="play without odds and advice (no worker process is started)")
-    serve.add_argument("--streams", type=int, default=DEFAULT_STREAMS,
-                       help=f"live pages open at once (default {DEFAULT_STREAMS})")
     serve.set_defaults(run=run)
 
 
@@ -53,48 +51,20 @@ def run(args: argparse.Namespace) -> int:
     store_path = args.store or args.log.with_suffix(".sqlite3")
     game_id, resumed = open_or_import(args.log, store_path)
     secrets_ = table_secrets(store_path, args.pin)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    logging.getLogger("waitress").setLevel(logging.WARNING)
-
-    # The web server is imported only here, so every other command starts without Flask.
-    from web import create_app
-    from web.server import Server
-
-    with Table(store_path, game_id=game_id) as table, _advisor(table, args.odds):
-        app = create_app(table, {"PIN": secrets_["pin"], "SECRET_KEY": secrets_["secret_key"],
-                                 "MAX_STREAMS": args.streams})
-        try:
-            server = Server(app, host=args.host, port=args.port, streams=args.streams)
-        except OSError as e:
-            raise CompanionError(f"cannot listen on {args.host}:{args.port}: {e.strerror}; "
-                                 "give another --port") from None
+    start_logging()
+    listening = Listening(args.host, args.port, secrets_["pin"], secrets_["secret_key"],
+                          args.streams)
+    with Table(store_path, game_id=game_id) as table, advisor(table, args.odds), \
+            dashboard(table, listening) as server:
         moves = len(table.snapshot.view["history"])
         print(f"camel-companion: {'carrying on' if resumed else 'serving'} game {game_id} "
               f"of {store_path} ({moves} actions)", flush=True)
-        print(f"camel-companion: open {_address(args.host, server.port)} on every phone; "
+        print(f"camel-companion: open {address(args.host, server.port)} on every phone; "
               f"the table's PIN is {secrets_['pin']}", flush=True)
         log.info("serving on port %d; PIN %s", server.port, secrets_["pin"])
-
-        def stop(*_: object) -> None:
-            table.close()
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            table.close()
-            server.close()
+        serve_until_stopped(table, server)
     print("camel-companion: stopped; every action is in the store", flush=True)
     return 0
-
-
-def _advisor(table: Table, wanted: bool) -> Any:
-    """The odds worker for `table`, or nothing when the table plays without odds."""
-    return Advisor(table) if wanted else contextlib.nullcontext()
 
 
 def open_or_import(log_path: Path, store_path: Path) -> tuple[int, bool]:
@@ -132,9 +102,3 @@ def table_secrets(store_path: Path, pin: str | None) -> dict[str, str]:
         with os.fdopen(fd, "w") as out:
             json.dump(wanted, out)
     return wanted
-
-
-def _address(host: str, port: int) -> str:
-    if host in ("0.0.0.0", "::", ""):
-        host = socket.gethostname()
-    return f"http://{host}:{port}/"

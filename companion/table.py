@@ -13,6 +13,7 @@ import enum
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 
 ANSWER_TIME = 30.0
 """Seconds a caller waits for the table to run its command before giving up on it."""
+BEAT_TIME = 2.0
+"""Seconds between the table's heartbeats, busy or idle (see `Table.heartbeat`)."""
 
 
 class TableClosed(CompanionError, RuntimeError):
@@ -143,6 +146,17 @@ class Delete(Command):
 
 
 @dataclass(frozen=True)
+class NewGame(Command):
+    """Start another game at this table (the game before stays in the store, whole)."""
+
+    header: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        table.start_game(dict(_object(self.header)))
+        return Change.GAME
+
+
+@dataclass(frozen=True)
 class Seen(Command):
     """A die the camera saw come to rest: a roll, a reading waiting for OK/NO, or a warning."""
 
@@ -213,14 +227,23 @@ class Table:
     """
 
     def __init__(self, store_path: str | Path, *, game_id: int | None = None,
-                 camera: Any = None, confident: float = CONFIDENT) -> None:
+                 first_game: Mapping[str, Any] | None = None, camera: Any = None,
+                 confident: float = CONFIDENT, beat_time: float = BEAT_TIME) -> None:
         self.store_path = Path(store_path)
         self.game_id = game_id
+        self.first_game = first_game
+        """The header of the game to start when the store holds none yet (a new Pi)."""
         self.camera = camera
+        """The table's camera: None, or anything with `is_on` and `wait_for_frame`."""
         self.confident = confident
         """Readings less sure than this wait for a person's OK or NO."""
+        self.beat_time = beat_time
         self.when_published: list[Callable[[Snapshot], None]] = []
         """Called on the table's thread with every new snapshot; keep them quick."""
+        self.heartbeat: list[Callable[[], None]] = []
+        """Called on the table's thread every `beat_time` seconds, busy or idle, so what must
+        know the table is responsive (systemd's watchdog) or keep watch for it (over the camera)
+        hangs off the one thread that matters; keep them quick."""
         self.odds: dict[str, Any] | None = None
         """The odds of the current game version, set on the table's thread only."""
         self.notice: dict[str, Any] | None = None
@@ -328,12 +351,20 @@ class Table:
     def see(self, reading: Mapping[str, Any]) -> Snapshot:
         return self.ask(Seen(reading))
 
+    def new_game(self, header: Mapping[str, Any]) -> Snapshot:
+        return self.ask(NewGame(header))
+
     def accept_pending(self, reading: int | None = None,
                        correction: Mapping[str, Any] | None = None) -> Snapshot:
         return self.ask(AcceptPending(reading, correction))
 
     def reject_pending(self, reading: int | None = None) -> Snapshot:
         return self.ask(RejectPending(reading))
+
+    def start_game(self, header: dict[str, Any]) -> None:
+        """For commands: store a new game (its header checked first) and play it from now."""
+        self._stored = self.stored.store.new_game(header)
+        self.odds = None
 
     def waiting(self, reading: int | None = None) -> Record:
         """For commands: the waiting reading numbered `reading`, or the oldest one."""
@@ -363,16 +394,40 @@ class Table:
             return
         with store:
             try:
-                self._stored = store.open_game(self.game_id)
+                self._stored = self._open(store)
                 self._publish(Change.GAME)
             except BaseException as e:
                 ready.set_exception(e)
                 return
             ready.set_result(None)
-            while (item := self._commands.get()) is not None:
-                self._run(*item)
+            beat_due = time.monotonic()
+            while True:
+                try:
+                    item = self._commands.get(timeout=max(0.0, beat_due - time.monotonic()))
+                except queue.Empty:
+                    item = ()
+                if item is None:
+                    break
+                if item:
+                    self._run(*item)
+                if time.monotonic() >= beat_due:
+                    self._beat()
+                    beat_due = time.monotonic() + self.beat_time
             self._mark_closed()
             self._refuse_waiting()
+
+    def _open(self, store: Store) -> StoredGame:
+        """The game to play: the one asked for, else the latest, else `first_game` begun."""
+        if self.game_id is None and self.first_game is not None and not store.games():
+            return store.new_game(dict(self.first_game))
+        return store.open_game(self.game_id)
+
+    def _beat(self) -> None:
+        for callback in list(self.heartbeat):
+            try:
+                callback()
+            except Exception:
+                log.exception("a heartbeat callback failed")
 
     def _run(self, command: Command, future: Future[Snapshot]) -> None:
         if not future.set_running_or_notify_cancel():
@@ -402,7 +457,8 @@ class Table:
         stored = self.stored
         view = build_view(stored.game, stored.records(), version=version,
                           extra={"odds": self.odds, "notice": self.notice,
-                                 "camera": {"on": self.camera is not None}})
+                                 "camera": {"on": self.camera is not None
+                                            and bool(self.camera.is_on)}})
         snapshot = Snapshot(version, game_version, stored.game.state, view)
         with self._published:
             self._snapshot = snapshot

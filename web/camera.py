@@ -1,7 +1,8 @@
 """The camera view: what the table's camera sees, with what its reader drew on it.
 
-The table may have no camera (`table.camera` is None): the page then says the camera is off.
-A camera is any object with `wait_for_frame(after, timeout) -> (number, jpeg_bytes) | None`,
+The table may have no camera (`table.camera` is None), or one that gives no picture now
+(`camera.is_on` false): the page then says the camera is off. A camera is any object with
+`is_on` and `wait_for_frame(after, timeout) -> (number, jpeg_bytes) | None`,
 giving the first frame numbered above `after`, already annotated by the reader (board,
 roll zone, each die found with its reading and confidence).
 """
@@ -25,15 +26,19 @@ FRAME_WAIT = 5.0
 
 def _camera() -> Any:
     camera = getattr(current_table(), "camera", None)
-    if camera is None:
+    if not _is_on(camera):
         abort(404, "the camera is off: log rolls by hand on the page")
     return camera
 
 
+def _is_on(camera: Any) -> bool:
+    return camera is not None and bool(camera.is_on)
+
+
 @bp.get("/api/camera")
 def status() -> Any:
-    """Whether the table has a camera now."""
-    return jsonify(on=getattr(current_table(), "camera", None) is not None)
+    """Whether the table's camera gives pictures now."""
+    return jsonify(on=_is_on(getattr(current_table(), "camera", None)))
 
 
 @bp.get("/camera.jpg")

@@ -11,6 +11,8 @@ JPEG = b"\xff\xd8fake\xff\xd9"
 class Camera:
     """Two frames, then nothing: as a camera that was unplugged."""
 
+    is_on = True
+
     def __init__(self):
         self.frames = [(1, JPEG), (2, JPEG + b"2")]
         self.lock = threading.Lock()

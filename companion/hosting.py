@@ -1,0 +1,105 @@
+"""Serving a running table to every phone until the program is told to stop.
+
+`serve`, `demo` and `run` differ in what feeds the table (phones only; a rendered camera and a
+scripted panel; the Pi's camera and buttons) but serve it the same way: the dashboard on
+waitress, the address and PIN printed once it listens, SIGTERM and Ctrl-C ending it cleanly
+with every acknowledged action already in the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from companion.advisor import Advisor
+from companion.errors import CompanionError
+from companion.table import Table
+
+log = logging.getLogger("camel_companion")
+
+DEFAULT_STREAMS = 40
+"""Live pages open at once: a table of 8 players with a phone and a tablet each, twice over."""
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Where the dashboard listens and what a phone needs to join it."""
+
+    host: str = "0.0.0.0"
+    port: int = 8000
+    pin: str = ""
+    secret_key: str = ""
+    streams: int = DEFAULT_STREAMS
+
+
+def add_listening_options(command: Any, *, port: int = 8000) -> None:
+    """The options every serving command shares."""
+    command.add_argument("--port", type=int, default=port, help=f"the port (default {port})")
+    command.add_argument("--host", default="0.0.0.0",
+                         help="the address to listen on (default: every address of this "
+                              "machine)")
+    command.add_argument("--streams", type=int, default=DEFAULT_STREAMS,
+                         help=f"live pages open at once (default {DEFAULT_STREAMS})")
+
+
+def start_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    logging.getLogger("waitress").setLevel(logging.WARNING)
+
+
+def advisor(table: Table, wanted: bool) -> Any:
+    """The odds worker for `table`, or nothing when the table plays without odds."""
+    return Advisor(table) if wanted else contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def dashboard(table: Table, listening: Listening, config: dict[str, Any] | None = None
+              ) -> Iterator[Any]:
+    """The dashboard's server for `table`, listening but not yet serving; closed after."""
+    # The web server is imported only here, so every other command starts without Flask.
+    from web import create_app
+    from web.server import Server
+
+    app = create_app(table, {"PIN": listening.pin, "SECRET_KEY": listening.secret_key,
+                             "MAX_STREAMS": listening.streams, **(config or {})})
+    try:
+        server = Server(app, host=listening.host, port=listening.port,
+                        streams=listening.streams)
+    except OSError as e:
+        raise CompanionError(f"cannot listen on {listening.host}:{listening.port}: "
+                             f"{e.strerror}; give another --port") from None
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def serve_until_stopped(table: Table, server: Any, *,
+                        on_stop: Callable[[], None] | None = None) -> None:
+    """Serve until SIGTERM or Ctrl-C, or until the table closes; then close the table."""
+    def stop(*_: object) -> None:
+        if on_stop is not None:
+            on_stop()
+        table.close()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.close()
+
+
+def address(host: str, port: int) -> str:
+    """The address phones open: this machine's name when it listens on every address."""
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return f"http://{host}:{port}/"

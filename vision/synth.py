@@ -106,6 +106,15 @@ class DiePose:
     def numeral(self) -> str | None:
         return self.spec.faces[self.top][1] if self.spec.has_numerals else None
 
+    def draw(self, image: np.ndarray, camera: Camera, light: Light, *, size: float, s: int,
+             alpha: float = 1.0) -> None:
+        """Draw this die; `render` draws any pose that can draw itself and say its truth
+        (vision.synth_colour_dice's dice too)."""
+        _draw_die(image, camera, light, self, size=size, s=s, alpha=alpha)
+
+    def truth(self, box: tuple[int, int, int, int], visible: bool) -> DieTruth:
+        return DieTruth(self.spec.colour, self.value, box, self.numeral, visible)
+
 
 @dataclass(frozen=True)
 class DieTruth:
@@ -161,8 +170,10 @@ class Table:
 
 
 def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
-                 layout: TableLayout | None = None, jitter: bool = True) -> Table:
-    """A table for `game` seen by a camera placed with some randomness (`jitter`)."""
+                 layout: TableLayout | None = None, jitter: bool = True,
+                 camels: Sequence[DieSpec] | None = None) -> Table:
+    """A table for `game` seen by a camera placed with some randomness (`jitter`), with
+    `camels` on the board (default: one of each die's colour)."""
     rng = np.random.default_rng(seed)
     layout = layout or TableLayout()
     base = Camera()
@@ -177,7 +188,7 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
     else:
         camera = replace(base, focal=base.focal * scale, size=size)
     table = Table(game, layout, camera, seed)
-    specs = dice_set(game).dice
+    specs = dice_set(game).dice if camels is None else camels
     spaces = _track_spaces(layout)
     for spec in specs:
         k = int(rng.integers(7, 13))
@@ -280,7 +291,7 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
             _draw_moving_die(image, camera, light, dice[i], size=layout.die_size, motion=motion,
                              s=s)
         else:
-            _draw_die(image, camera, light, dice[i], size=layout.die_size, s=s)
+            dice[i].draw(image, camera, light, size=layout.die_size, s=s)
     hand_masks = [_draw_hand(image, hand, light, s) for hand in hands]
     image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.5:
@@ -300,8 +311,7 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
         patch = covered[y0 * s:(y1 + 1) * s, x0 * s:(x1 + 1) * s]
         hidden = float(patch.mean()) if patch.size else 1.0
         inside = x0 > 0 and y0 > 0 and x1 < w - 1 and y1 < h - 1
-        truths.append(DieTruth(pose.spec.colour, pose.value, box, pose.numeral,
-                               bool(inside and hidden < 0.05)))
+        truths.append(pose.truth(box, bool(inside and hidden < 0.05)))
     return RenderedFrame(out, tuple(truths), light.name, camera, layout, len(hands))
 
 
@@ -633,7 +643,7 @@ def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: DieP
         t = k / (steps - 1) - 0.5
         step = replace(pose, x=pose.x + motion[0] * t, y=pose.y + motion[1] * t,
                        yaw=pose.yaw + 0.3 * t, top=(pose.top + k) % 6)
-        _draw_die(image, camera, light, step, size=size, s=s, alpha=1.0 / (k + 1))
+        step.draw(image, camera, light, size=size, s=s, alpha=1.0 / (k + 1))
 
 
 def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[DiePose], light: Light,

@@ -3,7 +3,8 @@
 # Debian, Ubuntu). Usage: scripts/setup.sh [EXTRA], e.g. scripts/setup.sh test
 # NumPy and OpenCV come from PyPI here (the "opencv" extra); a Pi uses its distribution's.
 # With "test", Debian's Chromium is installed too: the browser tests drive it through
-# Playwright, whose own browser download is never used.
+# Playwright, whose own browser download is never used. So is Debian's systemd where
+# systemd-analyze is missing: the tests check the Pi's service units with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,4 +25,8 @@ fi
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
+if [ "${1:-}" = test ] && ! command -v systemd-analyze >/dev/null 2>&1; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd
 fi

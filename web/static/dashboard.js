@@ -1,5 +1,7 @@
 // The dashboard: draws each snapshot the live stream brings, and sends the table's commands.
 // Every text a person typed (names) goes into the page as text, never as markup.
+// The Camel Up board games are drawn here; another game (cards.js, lastcamel.js) registers in
+// window.camelGames a function that, given this core, returns how to draw and log that game.
 "use strict";
 
 (() => {
@@ -11,6 +13,7 @@
   let fresh = true;
   let composer = { kind: null };
   let armed = null; // a button waiting for its confirming second tap
+  let game = null; // the drawing of a game other than the board games, once registered
   const SVG = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
 
@@ -62,6 +65,8 @@
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0");
 
   function describe(a) {
+    const own = game && game.describe(a);
+    if (own) return own;
     const p = { player: a.player };
     switch (a.action) {
       case "leg_bet": return sentence("did.leg_bet", { ...p, camel: chip(a.camel) });
@@ -82,6 +87,8 @@
 
   // What an action would do, for the advice list: no player, present tense.
   function advise(a) {
+    const own = game && game.advise(a);
+    if (own) return own;
     switch (a.action) {
       case "leg_bet": return sentence("advise.leg_bet", { camel: chip(a.camel) });
       case "roll": return sentence("advise.roll", {});
@@ -178,8 +185,8 @@
 
   function render() {
     renderHeader();
-    renderBoard();
-    renderDice();
+    if (game) game.board();
+    else { renderBoard(); renderDice(); }
     renderPending();
     renderControls();
     renderStandings();
@@ -189,8 +196,8 @@
   }
 
   function renderHeader() {
-    $("headline").textContent = t("headline", { leg: snap.leg });
-    $("turn").textContent = snap.finished
+    $("headline").textContent = game ? game.headline() : t("headline", { leg: snap.leg });
+    $("turn").textContent = game ? game.status() : snap.finished
       ? t("finished", { winners: snap.winners.join(" & ") })
       : t("to_act", { player: snap.turn });
     const lock = $("lock");
@@ -205,6 +212,13 @@
     if (i <= 8) return [i - 4, 0];
     if (i <= 12) return [4, i - 8];
     return [16 - i, 4];
+  }
+
+  // A straight track on a phone: cell `index` in rows of `columns`, each row running back the
+  // way the one before came, so the track reads as one line. Returns [column, row].
+  function snake(index, columns) {
+    const row = Math.floor(index / columns), k = index % columns;
+    return [row % 2 ? columns - 1 - k : k, row];
   }
 
   function rollsThisLeg() {
@@ -313,18 +327,27 @@
     const undo = $("undo");
     undo.textContent = t("undo");
     undo.disabled = snap.history.length === 0;
-    if (snap.finished) { composerBox.append(el("p", {}, t("finished.no_actions"))); return; }
+    const open = game ? game.kinds() : boardKinds();
+    if (!open.length) { composerBox.append(el("p", {}, t("finished.no_actions"))); return; }
     composer.player = snap.turn;
-    for (const kind of KINDS) {
-      if (!legalOf(kind).length) continue;
+    if (!composer.kind && open.length === 1 && open[0].alone) composer.kind = open[0].kind;
+    for (const { kind, label } of open) {
       kinds.append(el("button", {
         type: "button", class: "kind" + (composer.kind === kind ? " on" : ""), "aria-pressed": String(composer.kind === kind),
         dataset: { kind }, onclick: () => { composer = { kind: composer.kind === kind ? null : kind, player: snap.turn }; render(); },
-      }, t("kind." + (kind === "tile" ? snap.pieces.tile : kind))));
+      }, label));
     }
-    const draw = { roll: rollChoices, leg_bet: legBetChoices, tile: tileChoices, race_bet: raceBetChoices, partnership: partnerChoices }[composer.kind];
-    if (draw) composerBox.append(draw());
-    else composerBox.append(el("p", { class: "muted" }, t("choose_kind", { player: snap.turn })));
+    const chosen = open.find((k) => k.kind === composer.kind);
+    if (chosen) composerBox.append(chosen.draw());
+    else composerBox.append(el("p", { class: "muted" }, game ? game.prompt() : t("choose_kind", { player: snap.turn })));
+  }
+
+  // What the player to act may do in a board game: each kind with its label and its choices.
+  function boardKinds() {
+    if (snap.finished) return [];
+    const draw = { roll: rollChoices, leg_bet: legBetChoices, tile: tileChoices, race_bet: raceBetChoices, partnership: partnerChoices };
+    return KINDS.filter((kind) => legalOf(kind).length)
+      .map((kind) => ({ kind, label: t("kind." + (kind === "tile" ? snap.pieces.tile : kind)), draw: draw[kind] }));
   }
 
   // A reading the camera was not sure of waits here for OK, NO, or a tap saying what it shows.
@@ -473,6 +496,7 @@
   // --- standings, odds, history, camera ---------------------------------------------------
 
   function renderStandings() {
+    if (game) { game.standings(); return; }
     const table = $("players");
     table.replaceChildren();
     const partners = snap.pieces.partnerships;
@@ -511,6 +535,9 @@
   }
 
   function renderOdds() {
+    // A game with no odds (or none published for it yet) shows no odds panel at all.
+    $("odds").hidden = Boolean(game) && !snap.odds;
+    if ($("odds").hidden) return;
     const toggle = $("odds-toggle");
     const show = localStorage.getItem("odds") !== "off";
     toggle.checked = show;
@@ -603,6 +630,7 @@
   function renderCamera() {
     renderReadings();
     const on = Boolean(snap.camera && snap.camera.on);
+    $("camera").hidden = Boolean(game) && !on;
     if (on === cameraOn) return;
     cameraOn = on;
     $("camera-off").hidden = on;
@@ -625,6 +653,7 @@
   }
 
   function editorFields(line) {
+    if (game) return game.editorFields(line);
     const p = snap.pieces;
     const kinds = ["roll", "leg_bet", p.tile, "race_bet"].concat(p.partnerships ? ["partnership"] : []);
     const kind = line.action;
@@ -654,6 +683,7 @@
   }
 
   function readEditor() {
+    if (game) return game.readEditor($("edit-fields"));
     const line = {};
     for (const select of $("edit-fields").querySelectorAll("select")) {
       const v = select.value;
@@ -666,13 +696,14 @@
     $("edit-fields").replaceChildren(...editorFields(line));
     $("edit-fields").querySelectorAll("select").forEach((s) => s.addEventListener("change", () => {
       const now = readEditor();
-      if (s.name === "action" || s.name === "die") drawEditor(now);
+      if (game || s.name === "action" || s.name === "die") drawEditor(now);
     }));
   }
 
   function openEditor(mode, index, line) {
     editing = { mode, index };
-    const start = line ? { ...line } : { player: snap.history[index] ? snap.history[index].action.player : snap.turn, action: "roll", die: snap.pieces.dice[0], value: 1 };
+    const player = snap.history[index] ? snap.history[index].action.player : snap.turn;
+    const start = line ? { ...line } : game ? game.newLine(player) : { player, action: "roll", die: snap.pieces.dice[0], value: 1 };
     $("edit-title").textContent = t(mode === "replace" ? "edit.title" : "insert.title", { number: index + 1 });
     $("edit-error").textContent = "";
     drawEditor(start);
@@ -682,7 +713,7 @@
   $("edit-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const line = readEditor();
-    if (line.camel === "") { $("edit-error").textContent = t("edit.camel_needed"); return; }
+    if (line.camel === "" || line.camel === null) { $("edit-error").textContent = t("edit.camel_needed"); return; }
     try {
       accept(await api(editing.mode === "replace" ? "PUT" : "POST", "/api/actions/" + editing.index, line));
       $("edit-dialog").close();
@@ -756,6 +787,16 @@
     url.searchParams.set("lang", event.target.value);
     window.location.assign(url.toString());
   });
+
+  const core = {
+    t, sentence, el, svg, chip, colour, signed, choice, send, act, render, percent, payoutList, field, snake, $,
+    get snap() { return snap; },
+    get me() { return me; },
+    get composer() { return composer; },
+    set composer(value) { composer = value; },
+  };
+  const register = (window.camelGames || {})[snap.game];
+  if (register) game = register(core);
 
   render();
   connect();

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import serve
+from companion import demo, serve
 from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
     games.set_defaults(run=_games)
     serve.add_command(commands)
+    demo.add_command(commands)
     add_commands(commands)
     return parser
 

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from companion.errors import IllegalAction, NothingToUndo
+from companion.errors import BadHeader, IllegalAction, NothingToUndo
 from companion.store import Store
 from companion.table import Change, Command, Table, TableClosed
 from tests.play import SPREAD_2014, stored_game
@@ -230,3 +230,37 @@ def test_a_notice_reaches_every_page_without_touching_the_game(table):
     assert shown.game_version == before.game_version
     assert shown.view["notice"]["text"] == "NO button: no reading is waiting for OK or NO"
     assert shown.view["notice"]["id"] == 1
+
+
+def test_a_new_game_is_stored_and_played_from_then_on(table, tmp_path):
+    table.push(ROLL)
+    header = {**HEADER_2014, "players": ["Zoe", "Yan"]}
+    after = table.new_game(header)
+    assert after.view["history"] == [] and after.view["turn"] == "Zoe"
+    with Store(tmp_path / "game.sqlite3") as store:
+        assert [len(store.open_game(g.id).game) for g in store.games()] == [1, 0]
+
+
+def test_a_bad_new_game_is_refused_and_the_game_goes_on(table):
+    table.push(ROLL)
+    before = table.snapshot
+    with pytest.raises(BadHeader, match="players"):
+        table.new_game({**HEADER_2014, "players": ["Zoe"]})
+    assert table.snapshot is before
+
+
+def test_an_empty_store_starts_the_first_game_it_is_given(tmp_path):
+    with Table(tmp_path / "new.sqlite3", first_game=HEADER_2014) as table:
+        assert table.snapshot.view["players"][0]["name"] == "Ann"
+    with Table(tmp_path / "new.sqlite3", first_game={**HEADER_2014, "players": ["X", "Y"]}) \
+            as table:
+        assert table.snapshot.view["players"][0]["name"] == "Ann"
+
+
+def test_the_heartbeat_runs_on_the_table_thread_while_idle(tmp_path):
+    beats = []
+    with Table(stored_game(tmp_path / "game.sqlite3"), beat_time=0.02) as table:
+        table.heartbeat.append(lambda: beats.append(threading.current_thread().name))
+        deadline = threading.Event()
+        deadline.wait(0.3)
+    assert len(beats) >= 3 and set(beats) == {"table"}

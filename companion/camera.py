@@ -1,0 +1,254 @@
+"""The table's camera: frames in, each settled die handed to the table, the view for the pages.
+
+The camera runs on a thread of its own and never touches the game: every die that comes to
+rest is handed to the table as a `Seen` command, which decides what it means. The camera
+failing never stops the game. A source that cannot be opened, gives no frame or raises is
+closed, the pages are told the camera is off, and it is opened again every `reopen_time`
+seconds until it gives frames again. A thread stuck inside the camera's driver cannot be
+stopped in Python, so the table's heartbeat (`watch`) notices a camera that has given nothing
+for `stall_time` seconds and starts a fresh thread; the stuck one ends unheard if it ever
+returns.
+
+Frames are kept only as the latest one and turned into JPEG only when a page asks, once per
+frame, so a table nobody is watching pays nothing for the view.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.readings import CONFIDENT
+from companion.table import Seen, Table, TableClosed
+
+log = logging.getLogger(__name__)
+
+REOPEN_TIME = 3.0
+"""Seconds between tries to open a camera that is off."""
+STALL_TIME = 10.0
+"""Seconds without a frame after which a camera's thread is taken to be stuck."""
+
+GREEN = (60, 200, 60)
+AMBER = (0, 170, 250)
+ZONE = (230, 200, 40)
+
+
+class TableCamera:
+    """A frame source watched for settled dice, on behalf of one table.
+
+    `open_source()` gives a fresh vision frame source (anything with `read()` -> frame or None
+    and `close()`); `make_settler()` a fresh `vision.settle.Settler` for it. `pace` makes the
+    thread wait for each frame's own time, for sources that would otherwise run as fast as
+    they can (rendered frames, files); a live camera paces itself.
+    """
+
+    def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[], Any], *,
+                 pace: bool = False, reopen_time: float = REOPEN_TIME,
+                 stall_time: float = STALL_TIME) -> None:
+        self.open_source = open_source
+        self.make_settler = make_settler
+        self.pace = pace
+        self.reopen_time = reopen_time
+        self.stall_time = stall_time
+        self.is_on = False
+        """Whether frames are coming in now; read by the table for its pages."""
+        self.table: Table | None = None
+        self._generation = 0
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._frames = threading.Condition()
+        self._frame: tuple[int, Any, list[Any], Any] | None = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self._last_sign = time.monotonic()
+        self._settler: Any = None
+
+    def attach(self, table: Table) -> TableCamera:
+        """Start watching for `table`: it shows this camera and keeps watch over it."""
+        self.table = table
+        table.camera = self
+        table.heartbeat.append(self.watch)
+        self._start()
+        return self
+
+    def __enter__(self) -> TableCamera:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the thread and close the source; safe to call twice."""
+        self._stopping.set()
+        if self.table is not None and self.watch in self.table.heartbeat:
+            self.table.heartbeat.remove(self.watch)
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(self.stall_time)
+        with self._frames:
+            self._frames.notify_all()
+
+    def recalibrate(self, make_settler: Callable[[], Any]) -> None:
+        """Read with a new settler (a new calibration) from the next frame on."""
+        self.make_settler = make_settler
+        self._settler = None
+
+    def watch(self) -> None:
+        """The table's heartbeat: replace a thread stuck in the camera for `stall_time`."""
+        if self._stopping.is_set() or time.monotonic() - self._last_sign < self.stall_time:
+            return
+        log.warning("the camera gave nothing for %.0f s: starting its thread again",
+                    self.stall_time)
+        self._went_off("the camera stopped answering; trying it again")
+        self._start()
+
+    def latest(self) -> tuple[int, Any] | None:
+        """The latest frame as it came (a BGR array) with its number, for calibration."""
+        with self._frames:
+            return None if self._frame is None else (self._frame[0], self._frame[1])
+
+    def wait_for_frame(self, after: int, timeout: float) -> tuple[int, bytes] | None:
+        """The first frame numbered above `after`, as JPEG with what the reader found drawn
+        on it; None if none comes within `timeout` seconds or the camera is closed."""
+        with self._frames:
+            self._frames.wait_for(lambda: self._stopping.is_set() or (
+                self._frame is not None and self._frame[0] > after), timeout)
+            frame = self._frame
+            if frame is None or frame[0] <= after:
+                return None
+            if self._jpeg is None or self._jpeg[0] != frame[0]:
+                self._jpeg = (frame[0], _annotated_jpeg(*frame[1:]))
+            return self._jpeg
+
+    def _start(self) -> None:
+        self._generation += 1
+        self._last_sign = time.monotonic()
+        self._thread = threading.Thread(target=self._run, args=(self._generation,),
+                                        name=f"camera-{self._generation}", daemon=True)
+        self._thread.start()
+
+    def _is_current(self, generation: int) -> bool:
+        return generation == self._generation and not self._stopping.is_set()
+
+    def _run(self, generation: int) -> None:
+        source = None
+        started = None
+        try:
+            while self._is_current(generation):
+                self._last_sign = time.monotonic()
+                if source is None:
+                    source, started = self._open(), None
+                    if source is None:
+                        self._stopping.wait(self.reopen_time)
+                        continue
+                try:
+                    frame = source.read()
+                except Exception as e:
+                    log.warning("the camera failed: %s", e)
+                    frame = None
+                if not self._is_current(generation):
+                    return
+                if frame is None:
+                    _close(source)
+                    source = None
+                    self._went_off("the camera gives no picture: log rolls by hand; it is "
+                                   "tried again every few seconds")
+                    self._stopping.wait(self.reopen_time)
+                    continue
+                started = self._wait_for(frame.time, started)
+                self._look(frame)
+                self._went_on()
+        finally:
+            if source is not None:
+                _close(source)
+
+    def _open(self) -> Any:
+        try:
+            source = self.open_source()
+        except Exception as e:
+            self._went_off(f"the camera cannot be opened ({e}): log rolls by hand; it is "
+                           "tried again every few seconds")
+            return None
+        self._settler = None
+        return source
+
+    def _wait_for(self, at: float, started: float | None) -> float:
+        """With `pace`, sleep until the frame's own time; returns when the film started."""
+        now = time.monotonic()
+        if not self.pace:
+            return now
+        if started is None:
+            return now - at
+        self._stopping.wait(max(0.0, started + at - now))
+        return started
+
+    def _look(self, frame: Any) -> None:
+        if self._settler is None:
+            self._settler = self.make_settler()
+        settler = self._settler
+        for event in settler.feed(frame.image, frame.time):
+            if event.kind == "landed":
+                self._hand_in(event.reading.to_json())
+        with self._frames:
+            self._frame = (frame.index, frame.image, list(settler.dice),
+                           getattr(settler.reader, "table", None))
+            self._frames.notify_all()
+
+    def _hand_in(self, reading: dict[str, Any]) -> None:
+        """Give a settled die to the table without waiting: the camera never blocks on it."""
+        assert self.table is not None
+        try:
+            self.table.submit(Seen(reading))
+        except TableClosed:
+            self._stopping.set()
+
+    def _went_on(self) -> None:
+        if not self.is_on:
+            self.is_on = True
+            self._announce("the camera is on")
+
+    def _went_off(self, why: str) -> None:
+        if self.is_on or self._frame is None:
+            log.warning("%s", why)
+        was_on = self.is_on
+        self.is_on = False
+        if was_on:
+            self._announce(why)
+
+    def _announce(self, text: str) -> None:
+        if self.table is not None and not self.table.is_closed:
+            with contextlib.suppress(TableClosed):
+                self.table.announce(text)
+
+
+def _close(source: Any) -> None:
+    try:
+        source.close()
+    except Exception as e:
+        log.warning("the camera did not close cleanly: %s", e)
+
+
+def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
+    """The frame as JPEG with the roll zone and each die found, its reading and confidence."""
+    import cv2
+    import numpy as np
+
+    out = image.copy()
+    if table is not None:
+        zone = np.asarray(table.zone, np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [zone], True, ZONE, 2)
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        sure = die.die is not None and die.value is not None and die.confidence >= CONFIDENT
+        colour = GREEN if sure else AMBER
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
+        label = f"{die.die or '?'} {die.value or '?'} {die.confidence:.0%}"
+        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    colour, 1, cv2.LINE_AA)
+    ok, buffer = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:
+        raise RuntimeError("the frame could not be encoded as JPEG")
+    return buffer.tobytes()

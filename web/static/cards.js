@@ -33,7 +33,13 @@
     }
   }
 
+  // Advice for the player to act; the one who just moved may still add a bet, named first.
   function advise(a) {
+    const what = adviceFor(a);
+    return what && a.player && a.player !== core.snap.turn ? el("span", {}, a.player + ": ", what) : what;
+  }
+
+  function adviceFor(a) {
     switch (a.action) {
       case "reveal": return sentence("cards.advise.reveal", {});
       case "play_hand": return sentence("cards.advise.play_hand", { camel: chip(a.camel) });
@@ -103,7 +109,7 @@
 
   // Bottom to top, as the stack stands.
   function stackOn(g, x, y, stack) {
-    const step = Math.min(19, 66 / Math.max(stack.length, 1));
+    const step = Math.min(22, 66 / Math.max(stack.length, 1));
     stack.forEach((camel, k) => {
       const top = y + 90 - (k + 1) * step;
       camelBody(g, { x: x + 8, y: top, width: 84, height: step - 1.5 }, camel);
@@ -114,7 +120,10 @@
   // Side by side: camels on the Start card are never stacked.
   function startCamels(g, x, y, camels) {
     const width = 84 / Math.max(camels.length, 1);
-    camels.forEach((camel, k) => camelBody(g, { x: x + 8 + k * width, y: y + 30, width: width - 2, height: 60 }, camel));
+    camels.forEach((camel, k) => {
+      camelBody(g, { x: x + 8 + k * width, y: y + 30, width: width - 2, height: 60 }, camel);
+      if (width >= 40) g.append(svg("text", { x: x + 7 + (k + 0.5) * width, y: y + 64, class: "camel-name v-" + camel }, colour(camel)));
+    });
   }
 
   function crossedCamels(g, x, y, camels) {
@@ -283,16 +292,17 @@
       box.append(el("p", { class: "step" }, t("cards.leg_setup.intel")));
       for (const p of s.pieces.players) {
         const mine = intel[p] || {};
-        const row = el("div", { class: "row intel-row", dataset: { player: p } }, el("span", { class: "who" }, p));
-        for (const camel of s.pieces.camels) {
-          row.append(choice(colour(camel), { class: "die-button small-camel d-" + camel + (mine.camel === camel ? " on" : ""), dataset: { camel }, pressed: mine.camel === camel },
-            () => { intel[p] = { value: 1, ...mine, camel }; core.render(); }));
-        }
+        const head = el("div", { class: "row intel-head" }, el("span", { class: "who" }, p));
         for (const value of [1, 2]) {
-          row.append(choice("+" + value, { class: "side" + (mine.value === value ? " on" : ""), dataset: { value }, pressed: mine.value === value },
+          head.append(choice("+" + value, { class: "side" + (mine.value === value ? " on" : ""), dataset: { value }, pressed: mine.value === value },
             () => { intel[p] = { ...mine, value }; core.render(); }));
         }
-        box.append(row);
+        const camels = el("div", { class: "row" });
+        for (const camel of s.pieces.camels) {
+          camels.append(choice(colour(camel), { class: "die-button small-camel d-" + camel + (mine.camel === camel ? " on" : ""), dataset: { camel }, pressed: mine.camel === camel },
+            () => { intel[p] = { value: 1, ...mine, camel }; core.render(); }));
+        }
+        box.append(el("div", { class: "intel-row", dataset: { player: p } }, head, camels));
       }
     }
     const ready = !s.setup.intel || s.pieces.players.every((p) => intel[p] && intel[p].camel && intel[p].value);
@@ -428,5 +438,5 @@
     return s.bet_open_to ? t("cards.to_act_or_bet", { player: s.turn, bettor: s.bet_open_to }) : t("to_act", { player: s.turn });
   }
 
-  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status };
+  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, legs: true };
 };

@@ -330,7 +330,7 @@
     const open = game ? game.kinds() : boardKinds();
     if (!open.length) { composerBox.append(el("p", {}, t("finished.no_actions"))); return; }
     composer.player = snap.turn;
-    if (!composer.kind && open.length === 1 && open[0].alone) composer.kind = open[0].kind;
+    if (open.length === 1 && open[0].alone && composer.kind !== open[0].kind) composer = { kind: open[0].kind, player: snap.turn };
     for (const { kind, label } of open) {
       kinds.append(el("button", {
         type: "button", class: "kind" + (composer.kind === kind ? " on" : ""), "aria-pressed": String(composer.kind === kind),
@@ -558,6 +558,7 @@
     }
     table.append(rows);
     body.append(table);
+    if (odds.assumes) body.append(el("p", { class: "muted assumes" }, odds.assumes));
     const actions = (odds.actions || []).slice(0, 6);
     if (actions.length) {
       body.append(el("h3", {}, t("odds.best", { player: snap.turn })));
@@ -585,7 +586,7 @@
       }
       const item = el("li", { class: "entry" + (h.correction ? " corrected" : ""), value: h.index + 1, dataset: { index: h.index, leg: h.leg } });
       const head = el("div", { class: "entry-head" }, el("span", { class: "number" }, "#" + (h.index + 1)),
-        el("span", { class: "what" }, describe(h.action)), el("span", { class: "leg-tag" }, t("leg.short", { leg: h.leg })));
+        el("span", { class: "what" }, describe(h.action)), game && !game.legs ? null : el("span", { class: "leg-tag" }, t("leg.short", { leg: h.leg })));
       item.append(head);
       if (h.correction) {
         item.append(el("p", { class: "badge" }, h.correction.kind === "insert"

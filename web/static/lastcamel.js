@@ -67,7 +67,7 @@
   // In arrival order, top to bottom: the first to arrive ranks ahead. Each camel shows its saddle's
   // two colours; in the palace, the finishing order.
   function lineUp(g, x, y, camels, palace) {
-    const step = Math.min(18, 68 / Math.max(camels.length, 1));
+    const step = Math.min(24, 68 / Math.max(camels.length, 1));
     camels.forEach((camel, k) => {
       const top = y + 26 + k * step;
       const [a, b] = saddle(camel);
@@ -155,9 +155,8 @@
     if (chosen.length) box.append(el("p", {}, moveWords(chosen)));
     const row = el("div", { class: "row" });
     for (const m of next) {
-      const [a, b] = saddle(m.camel);
-      row.append(choice(sentence("lastcamel.move", { die: face(m.die), camel: camelName(m.camel) }),
-        { class: "move-button d2-" + a + "-" + b, dataset: { die: m.die, camel: m.camel } }, () => {
+      row.append(choice(sentence("lastcamel.move", { die: faceChip(m.die), camel: camelChip(m.camel) }),
+        { class: "move-button", dataset: { die: m.die, camel: m.camel } }, () => {
           const moves = [...chosen, m];
           if (moves.length === needed) send(line(moves));
           else { core.composer.moves = moves; core.render(); }
@@ -172,12 +171,12 @@
     const box = el("div", { class: "choices" }, el("p", { class: "step" }, t("lastcamel.reveal.step")));
     const open = legalOf("reveal_owner");
     for (const player of [...new Set(open.map((a) => a.player))]) {
-      const row = el("div", { class: "row intel-row", dataset: { player } }, el("span", { class: "who" }, player));
+      const row = el("div", { class: "row" });
       for (const a of open.filter((x) => x.player === player)) {
         const [c1, c2] = saddle(a.camel);
-        row.append(choice(camelName(a.camel), { class: "move-button d2-" + c1 + "-" + c2, dataset: { camel: a.camel } }, () => send(a)));
+        row.append(choice(camelName(a.camel), { class: "saddle-button d2-" + c1 + "-" + c2, dataset: { camel: a.camel } }, () => send(a)));
       }
-      box.append(row);
+      box.append(el("div", { class: "intel-row", dataset: { player } }, el("div", { class: "row intel-head" }, el("span", { class: "who" }, player)), row));
     }
     return box;
   }
@@ -252,5 +251,5 @@
 
   const advise = () => null;
 
-  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status };
+  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, legs: false };
 };

@@ -31,7 +31,8 @@ LAYOUTS = {
 }
 PERMUTATIONS = {n: np.array(list(itertools.permutations(range(n)))) for n in LAYOUTS}
 _ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
-_MIN_LONE_ROUNDNESS = 0.7
+#: a one's pip may be no flatter than this (its shape measured at its core, not its blur)
+_MIN_LONE_ROUNDNESS = 0.65
 #: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
 _MAX_LOPSIDED = 0.25
 #: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
@@ -154,11 +155,12 @@ def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
     big = np.maximum(pips.major[i], pips.major[j])
     con = np.minimum(pips.contrast[i], pips.contrast[j])
     rnd = pips.roundness
-    # small pips are measured roughly (a pixel more or less, blur): allow them more spread
+    # small pips' contrast is measured roughly (a pixel more or less): allow it more spread;
+    # their shape is measured at the core, as closely as a large pip's
     small = big < 7.0
     near = ((pips.polarity[i] == pips.polarity[j]) & (np.hypot(dx, dy) < 6.0 * big)
             & (big - np.minimum(pips.major[i], pips.major[j]) <= np.maximum(0.375 * big, 2.0))
-            & (np.abs(rnd[i] - rnd[j]) <= np.where(small, 0.3, 0.2))
+            & (np.abs(rnd[i] - rnd[j]) <= 0.2)
             & (np.abs(pips.contrast[i] - pips.contrast[j])
                <= np.where(small, 0.4, 0.25) * np.maximum(pips.contrast[i], pips.contrast[j]))
             & (np.abs(pips.surface[i] - pips.surface[j]) <= 0.35 * con))

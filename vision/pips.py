@@ -176,7 +176,50 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     surface = np.where(window[:, -1] < 1e6, window.mean(axis=1), np.nan)
     spread = spans[rows, first - lowest] / 2.0
     contrast = polarity * (inside - surface)
+    # the blob's outline runs out into the pip's blur, further the stronger the pip: its centre
+    # and shape are measured where it is at least half way from the surface to its peak, so
+    # pips of one face are alike in shape however they stand out, and a flat one looks flat
+    cx, cy, roundness, angle_, measured = _core_shape(gray, polarity, surface, lab=lab, xs=xs,
+                                                      ys=ys_f, index=index)
+    mx, my = np.where(measured, cx, mx), np.where(measured, cy, my)
+    minor = np.where(measured, major * roundness, minor)
+    angle = np.where(measured, angle_, angle)
     ok = (np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
           & (fill >= 0.8) & compact)
     pol = np.full(len(index), float(polarity))
     return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill).take(ok)
+
+def _core_shape(gray: np.ndarray, polarity: int, surface: np.ndarray, *, lab: np.ndarray,
+                xs: np.ndarray, ys: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Centre (x, y), roundness and major-axis direction of each blob's core, and whether it
+    could be measured: the blob's pixels weighted by how far they lie from the `surface`
+    towards its peak (none below a quarter of the way, fully from three quarters on, so the
+    core's outline lies half way, to a fraction of a pixel). A core of under three pixels is
+    not measured."""
+    n = len(index)
+    slot = np.zeros(int(lab.max()) + 1, np.intp)
+    slot[index] = np.arange(n)
+    k = slot[lab]
+    shade = polarity * gray[ys.astype(np.intp), xs.astype(np.intp)].astype(np.float64)
+    peak = np.full(n, -np.inf)
+    np.maximum.at(peak, k, shade)
+    base = np.where(np.isfinite(surface), polarity * surface, peak)
+    t = (shade - base[k]) / np.maximum(peak[k] - base[k], 1e-6)
+    weight = np.clip(2.0 * t - 0.5, 0.0, 1.0)
+    total = np.bincount(k, weight, minlength=n)
+    measured = total >= 3.0
+    total = np.maximum(total, 1e-9)
+
+    def moment(v: np.ndarray) -> np.ndarray:
+        return np.bincount(k, weight * v, minlength=n) / total
+
+    mx, my = moment(xs), moment(ys)
+    cxx = moment(xs * xs) - mx * mx + 1.0 / 12.0
+    cyy = moment(ys * ys) - my * my + 1.0 / 12.0
+    cxy = moment(xs * ys) - mx * my
+    half_trace = (cxx + cyy) / 2.0
+    disc = np.sqrt(np.maximum(half_trace ** 2 - (cxx * cyy - cxy * cxy), 0.0))
+    roundness = np.sqrt(np.maximum(half_trace - disc, 1e-6) / np.maximum(half_trace + disc,
+                                                                         1e-6))
+    angle = 0.5 * np.arctan2(2.0 * cxy, cxx - cyy)
+    return mx, my, roundness, angle, measured

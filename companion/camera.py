@@ -41,12 +41,14 @@ class TableCamera:
     """A frame source watched for settled dice, on behalf of one table.
 
     `open_source()` gives a fresh vision frame source (anything with `read()` -> frame or None
-    and `close()`); `make_settler()` a fresh `vision.settle.Settler` for it. `pace` makes the
+    and `close()`); `make_settler(game)` a fresh `vision.settle.Settler` for the dice of the
+    game on the table, or None when the camera has no dice of that game to read (it then only
+    shows what it sees). A new game of another edition gets a new settler. `pace` makes the
     thread wait for each frame's own time, for sources that would otherwise run as fast as
     they can (rendered frames, files); a live camera paces itself.
     """
 
-    def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[], Any], *,
+    def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[str], Any], *,
                  pace: bool = False, reopen_time: float = REOPEN_TIME,
                  stall_time: float = STALL_TIME) -> None:
         self.open_source = open_source
@@ -56,6 +58,8 @@ class TableCamera:
         self.stall_time = stall_time
         self.is_on = False
         """Whether frames are coming in now; read by the table for its pages."""
+        self.source: Any = None
+        """The frame source open now (calibration measures a Pi camera through it)."""
         self.table: Table | None = None
         self._generation = 0
         self._stopping = threading.Event()
@@ -65,6 +69,7 @@ class TableCamera:
         self._jpeg: tuple[int, bytes] | None = None
         self._last_sign = time.monotonic()
         self._settler: Any = None
+        self._settler_game: str | None = None
 
     def attach(self, table: Table) -> TableCamera:
         """Start watching for `table`: it shows this camera and keeps watch over it."""
@@ -91,7 +96,7 @@ class TableCamera:
         with self._frames:
             self._frames.notify_all()
 
-    def recalibrate(self, make_settler: Callable[[], Any]) -> None:
+    def recalibrate(self, make_settler: Callable[[str], Any]) -> None:
         """Read with a new settler (a new calibration) from the next frame on."""
         self.make_settler = make_settler
         self._settler = None
@@ -153,7 +158,7 @@ class TableCamera:
                     return
                 if frame is None:
                     _close(source)
-                    source = None
+                    source = self.source = None
                     self._went_off("the camera gives no picture: log rolls by hand; it is "
                                    "tried again every few seconds")
                     self._stopping.wait(self.reopen_time)
@@ -173,6 +178,7 @@ class TableCamera:
                            "tried again every few seconds")
             return None
         self._settler = None
+        self.source = source
         return source
 
     def _wait_for(self, at: float, started: float | None) -> float:
@@ -186,15 +192,19 @@ class TableCamera:
         return started
 
     def _look(self, frame: Any) -> None:
-        if self._settler is None:
-            self._settler = self.make_settler()
+        assert self.table is not None
+        game = self.table.snapshot.view["game"]
+        if self._settler is None or game != self._settler_game:
+            self._settler, self._settler_game = self.make_settler(game), game
         settler = self._settler
-        for event in settler.feed(frame.image, frame.time):
-            if event.kind == "landed":
-                self._hand_in(event.reading.to_json())
+        if settler is not None:
+            for event in settler.feed(frame.image, frame.time):
+                if event.kind == "landed":
+                    self._hand_in(event.reading.to_json())
         with self._frames:
-            self._frame = (frame.index, frame.image, list(settler.dice),
-                           getattr(settler.reader, "table", None))
+            self._frame = (frame.index, frame.image,
+                           [] if settler is None else list(settler.dice),
+                           None if settler is None else settler.reader.table)
             self._frames.notify_all()
 
     def _hand_in(self, reading: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import demo, serve
+from companion import demo, run, serve
 from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     games.set_defaults(run=_games)
     serve.add_command(commands)
     demo.add_command(commands)
+    run.add_command(commands)
     add_commands(commands)
     return parser
 

@@ -38,6 +38,7 @@ from companion.hosting import (
     serve_until_stopped,
     start_logging,
 )
+from companion.newgame import new_header
 from companion.snapshot import Snapshot
 from companion.table import Table
 
@@ -96,22 +97,6 @@ def run(args: argparse.Namespace) -> int:
             serve_until_stopped(table, server, on_stop=players.stop)
     print("camel-companion: the demo stopped", flush=True)
     return 0
-
-
-def new_header(game: str, players: tuple[str, ...] | list[str],
-               rng: random.Random) -> dict[str, Any]:
-    """A new game's first line, the camels set up as the rule book says: each racing camel on
-    the space its die shows (1-3), the later ones on top; in the second edition each crazy
-    camel on space 16, 15 or 14 for a grey 1, 2 or 3."""
-    from companion.rules import GAMES
-
-    edition = GAMES[game].edition
-    start: dict[str, list[str]] = {}
-    for camel in rng.sample(list(edition.racing_camels), len(edition.racing_camels)):
-        start.setdefault(str(rng.randint(1, 3)), []).append(camel)
-    for camel in rng.sample(list(edition.crazy_camels), len(edition.crazy_camels)):
-        start.setdefault(str(edition.spaces + 1 - rng.randint(1, 3)), []).append(camel)
-    return {"game": game, "players": list(players), "start": start}
 
 
 class DemoTable:
@@ -304,7 +289,7 @@ def _stage(game: str, seed: int, size: tuple[int, int]) -> Any:
     return Stage(game, seed=seed, size=size)
 
 
-def _settler_for(stage: Any) -> Callable[[], Any]:
+def _settler_for(stage: Any) -> Callable[[str], Any]:
     """How the demo's camera reads: calibrated on the stage as a table is at set-up, from the
     board's markers in a frame and a shot of every die laid in the roll zone."""
     from vision.calibrate import calibrate_table, learn_colours
@@ -314,4 +299,10 @@ def _settler_for(stage: Any) -> Callable[[], Any]:
     first = stage.read()
     table = calibrate_table(first.image, stage.table.layout)
     colours = learn_colours(stage.calibration_frame().image, stage.table.dice, table=table)
-    return lambda: Settler(DiceReader(stage.table.dice, colours, table=table), zone=table.zone)
+
+    def settler(game: str) -> Any:
+        if game != stage.game:
+            return None
+        return Settler(DiceReader(stage.table.dice, colours, table=table), zone=table.zone)
+
+    return settler

@@ -11,8 +11,9 @@ import urllib.request
 
 import pytest
 
-from companion.demo import DemoTable, new_header
+from companion.demo import DemoTable
 from companion.game import Game
+from companion.newgame import new_header
 from companion.table import Table
 
 

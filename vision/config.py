@@ -63,21 +63,33 @@ def config_path(given: Path | None = None) -> Path | None:
     return default if default.is_file() else None
 
 
-def load_config(path: Path | None) -> VisionConfig:
-    """The configuration in `path` (defaults throughout when `path` is None)."""
-    if path is None:
-        return VisionConfig()
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(f"cannot read configuration {path}: {e.strerror or e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+def load_config(path: Path | None, *, calibrated: Path | None = None) -> VisionConfig:
+    """The configuration in `path` (defaults throughout when `path` is None).
+
+    `calibrated` is a file calibration wrote where the program may write (the service's
+    state directory, as /etc is read-only to it): each of its `[vision.*]` tables stands in
+    for the same table of `path`. A missing `calibrated` file is no calibration yet.
+    """
+    data = read_toml(path) if path is not None else {}
+    if calibrated is not None and calibrated.is_file():
+        vision = dict(data.get("vision", {}))
+        vision.update(read_toml(calibrated).get("vision", {}))
+        data = {**data, "vision": vision}
     try:
         return _from_toml(data)
     except (ConfigError, CalibrationError, SourceError, ValueError, TypeError, KeyError) as e:
         raise ConfigError(f"{path}: {e}") from None
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's tables; one line saying why when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(f"cannot read configuration {path}: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}") from None
 
 
 def _from_toml(data: Mapping[str, Any]) -> VisionConfig:

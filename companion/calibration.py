@@ -1,0 +1,196 @@
+"""Calibrating a table's camera from the dashboard, one step at a time, while the game goes on.
+
+A person at the table opens the calibration page and, looking at what the camera sees:
+1. finds the board's four markers (or taps the four marker places, or the roll zone's four
+   corners, where there are no markers);
+2. locks the exposure and white balance the camera settled on under this light (a Pi camera);
+3. lays all the game's dice in the roll zone and has their colours learned;
+4. saves. The camera reads with the new calibration from the next frame on.
+
+What is learned is written to a file of its own in the state directory (`calibrated`), whose
+`[vision.*]` tables stand in for the configuration's: the service cannot write /etc, and the
+configuration a person wrote is never rewritten. Each step works on the camera's latest frame,
+and a step that cannot be done says why in one line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+
+class CalibrationRefused(CompanionError, ValueError):
+    """A calibration step could not be done: what to do about it, in one line."""
+
+
+class Calibrator:
+    """The calibration of one table's camera: what the configuration holds, what a person
+    has found since, and the settler that reads with it."""
+
+    def __init__(self, config: Path | None, calibrated: Path) -> None:
+        self.config = config
+        self.calibrated = calibrated
+        self.camera: Any = None
+        """The table's camera (companion.camera.TableCamera), once it has one."""
+        self._lock = threading.Lock()
+        self._vision = self._load()
+        self._found: dict[str, Any] = {}
+
+    def vision(self) -> Any:
+        """The vision configuration in force: the configuration with the saved calibration."""
+        return self._vision
+
+    def settler(self, game: str) -> Any:
+        """A settler reading `game`'s dice as calibrated, or None when vision has no dice of
+        that game (the camera then only shows what it sees)."""
+        from vision.dice import DiceReader
+        from vision.dicesets import DICE_SETS, dice_set
+        from vision.settle import Settler
+
+        vision = self._vision
+        if game not in DICE_SETS:
+            return None
+        table = vision.calibration
+        reader = DiceReader(dice_set(game), vision.colours_for(game), table=table,
+                            threshold=vision.threshold)
+        return Settler(reader, zone=None if table is None else table.zone, **vision.settle)
+
+    def open_source(self) -> Any:
+        """The camera's frame source as configured, exposure locked if it was measured."""
+        from vision.sources import open_source
+
+        vision = self._vision
+        return open_source(vision.source, game=vision.game, camera=vision.camera)
+
+    def status(self) -> dict[str, Any]:
+        """What the page shows: what is calibrated now and what was found since, unsaved."""
+        vision = self._vision
+        found = self._found
+        table = found.get("table", vision.calibration)
+        return {
+            "camera": self.camera is not None and bool(self.camera.is_on),
+            "table": None if table is None else {
+                "zone": _points(table.zone), "board": _points(table.board),
+                "size": list(table.image_size), "markers": bool(table.markers)},
+            "colours": (found["colours"][0] if "colours" in found
+                        else vision.colours_game if vision.colours is not None else None),
+            "exposure": (found["exposure"] if "exposure" in found else
+                         None if vision.camera is None else vision.camera.to_config()),
+            "unsaved": sorted(found),
+        }
+
+    def find_markers(self) -> dict[str, Any]:
+        """Step 1: the table from the four markers in the latest frame."""
+        from vision.calibrate import CalibrationError, calibrate_table
+
+        image = self._frame()
+        try:
+            self._found["table"] = calibrate_table(image, self._vision.layout)
+        except CalibrationError as e:
+            raise CalibrationRefused(str(e)) from None
+        return self.status()
+
+    def mark(self, points: Any, kind: str) -> dict[str, Any]:
+        """Step 1 by hand: four points tapped on the camera view, in pixels of its frames,
+        far left first and clockwise: the markers' places, or the roll zone's corners."""
+        from vision.calibrate import CalibrationError, TableCalibration
+
+        if kind not in ("markers", "zone"):
+            raise CalibrationRefused(f'"kind" must be "markers" or "zone", not {kind!r}')
+        if not (isinstance(points, list) and len(points) == 4 and all(
+                isinstance(p, list) and len(p) == 2 and all(
+                    isinstance(c, int | float) and not isinstance(c, bool) for c in p)
+                for p in points)):
+            raise CalibrationRefused('"points" must be four [x, y] pairs, far left first, '
+                                     "clockwise")
+        image = self._frame()
+        size = (image.shape[1], image.shape[0])
+        if not all(0 <= x <= size[0] and 0 <= y <= size[1] for x, y in points):
+            raise CalibrationRefused(f"every point must lie in the {size[0]}x{size[1]} frame")
+        make = TableCalibration.from_points if kind == "markers" else TableCalibration.from_zone
+        try:
+            self._found["table"] = make(points, size, self._vision.layout)
+        except CalibrationError as e:
+            raise CalibrationRefused(str(e)) from None
+        return self.status()
+
+    def learn_colours(self, game: str) -> dict[str, Any]:
+        """Step 3: the colour of each of `game`'s dice, all laid in the roll zone, apart."""
+        from vision.calibrate import CalibrationError, learn_colours
+        from vision.dicesets import DICE_SETS, dice_set
+
+        if game not in DICE_SETS:
+            raise CalibrationRefused(f"the camera reads no dice of {game}: nothing to learn")
+        table = self._found.get("table", self._vision.calibration)
+        try:
+            colours = learn_colours(self._frame(), dice_set(game), table=table)
+        except CalibrationError as e:
+            raise CalibrationRefused(str(e)) from None
+        self._found["colours"] = (game, colours)
+        return self.status()
+
+    def lock_exposure(self) -> dict[str, Any]:
+        """Step 2: the exposure and gains the camera settled on, locked from the next start."""
+        source = None if self.camera is None else self.camera.source
+        measure = getattr(source, "measure", None)
+        if measure is None:
+            raise CalibrationRefused("only a Pi camera's exposure can be locked; this camera "
+                                     "keeps its own")
+        try:
+            self._found["exposure"] = measure().to_config()
+        except Exception as e:
+            raise CalibrationRefused(f"the camera could not be measured: {e}") from None
+        return self.status()
+
+    def save(self) -> dict[str, Any]:
+        """Step 4: write what was found and read with it from the next frame."""
+        from vision.config import calibration_toml
+        from vision.sources import CameraSettings
+
+        if not self._found:
+            raise CalibrationRefused("nothing new to save: find the markers or learn the "
+                                     "colours first")
+        vision = self._vision
+        game, colours = self._found.get("colours", (vision.colours_game, vision.colours))
+        exposure = self._found.get("exposure")
+        text = calibration_toml(
+            calibration=self._found.get("table", vision.calibration), colours=colours,
+            game=game, camera=(vision.camera if exposure is None
+                               else CameraSettings.from_config(exposure)))
+        with self._lock:
+            try:
+                self.calibrated.parent.mkdir(parents=True, exist_ok=True)
+                partial = self.calibrated.with_suffix(".partial")
+                partial.write_text(text)
+                partial.replace(self.calibrated)
+            except OSError as e:
+                raise CalibrationRefused(f"cannot write {self.calibrated}: "
+                                         f"{e.strerror or e}") from None
+            self._vision = self._load()
+            self._found = {}
+        if self.camera is not None:
+            self.camera.recalibrate(self.settler)
+        return self.status()
+
+    def _frame(self) -> Any:
+        latest = None if self.camera is None else self.camera.latest()
+        if latest is None:
+            raise CalibrationRefused("the camera has no picture: check it is plugged in and "
+                                     "try again")
+        return latest[1]
+
+    def _load(self) -> Any:
+        from vision.config import ConfigError, load_config
+
+        try:
+            return load_config(self.config, calibrated=self.calibrated)
+        except ConfigError as e:
+            raise CompanionError(str(e)) from None
+
+
+def _points(points: Any) -> list[list[float]] | None:
+    return None if points is None else [[round(float(x), 1), round(float(y), 1)]
+                                        for x, y in points]

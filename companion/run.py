@@ -1,0 +1,245 @@
+"""`camel-companion run --config PATH`: the table on the Pi, as its service starts it.
+
+Everything a table needs is started from one TOML file (firmware_config/camel-companion.toml
+is the example, /etc/camel-companion/camel-companion.toml on a Pi): the camera through the
+vision configuration with its locked exposure, the button panel from its pin map on gpiozero's
+default pin factory, the dashboard on waitress, and the store in the state directory, where
+every game, correction and camera reading is kept. A store with no game yet starts the
+configured first game; players start the next ones from the dashboard.
+
+Neither a missing camera nor a panel that cannot be opened stops the table: the dashboard
+says so, and phones log what they cannot. The service is ready for systemd once the
+dashboard listens, and its watchdog is fed by the table's own heartbeat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.calibration import Calibrator
+from companion.errors import CompanionError
+from companion.hosting import (
+    DEFAULT_STREAMS,
+    Listening,
+    address,
+    advisor,
+    dashboard,
+    serve_until_stopped,
+    start_logging,
+)
+from companion.newgame import new_header
+from companion.readings import CONFIDENT
+from companion.serve import table_secrets
+from companion.service import Watchdog, notify
+from companion.table import Table
+
+log = logging.getLogger("camel_companion.run")
+
+DEFAULT_CONFIG = Path("/etc/camel-companion/camel-companion.toml")
+STORE_NAME = "camel-companion.sqlite3"
+CALIBRATED_NAME = "calibration.toml"
+"""Calibration's results, written in the state directory (the service cannot write /etc)."""
+FIRST_GAME = {"game": "camelup-2018", "players": ["Player 1", "Player 2", "Player 3"]}
+_TABLE_KEYS = {"host", "port", "pin", "buttons", "camera", "odds", "confident", "state",
+               "streams", "first_game"}
+
+
+class ConfigError(CompanionError, ValueError):
+    """The configuration file is wrong: one line saying where and what."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The `[table]` part of the configuration: how the table is served and what it uses."""
+
+    path: Path | None = None
+    host: str = "0.0.0.0"
+    port: int = 8000
+    pin: str | None = None
+    buttons: Path | None = None
+    camera: bool = True
+    odds: bool = True
+    confident: float = CONFIDENT
+    state: Path | None = None
+    streams: int = DEFAULT_STREAMS
+    first_game: Mapping[str, Any] = field(default_factory=lambda: dict(FIRST_GAME))
+
+    @classmethod
+    def from_file(cls, path: Path) -> TableConfig:
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except OSError as e:
+            raise ConfigError(f"cannot read the configuration {path}: "
+                              f"{e.strerror or e}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path} is not valid TOML: {e}") from None
+        try:
+            return cls.from_mapping(data.get("table", {}), path)
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"{path}: [table] {e}") from None
+
+    @classmethod
+    def from_mapping(cls, table: Mapping[str, Any], path: Path | None = None) -> TableConfig:
+        """The `[table]` settings; a path in them is relative to the file they came from."""
+        if not isinstance(table, Mapping):
+            raise TypeError("must be a table")
+        unknown = set(table) - _TABLE_KEYS
+        if unknown:
+            raise ValueError(f"has unknown key(s): {', '.join(sorted(unknown))}")
+        here = Path(".") if path is None else path.parent
+
+        def beside(name: str) -> Path | None:
+            value = table.get(name)
+            if value is None or value == "":
+                return None
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be a path in quotes")
+            return here / value
+
+        first_game = table.get("first_game", FIRST_GAME)
+        if not isinstance(first_game, Mapping):
+            raise TypeError("first_game must be a table: game and players")
+        port = _typed(table, "port", int, 8000)
+        confident = float(_typed(table, "confident", int | float, CONFIDENT))
+        if not 0 <= port < 65536:
+            raise ValueError(f"port must be 1 to 65535 (0: any free port), not {port}")
+        if not 0 <= confident <= 1:
+            raise ValueError(f"confident must lie between 0 and 1, not {confident}")
+        pin = table.get("pin")
+        if pin is not None and not (isinstance(pin, str) and pin.strip() and pin.isprintable()):
+            raise ValueError("pin must be printable characters in quotes")
+        return cls(path=path, host=_typed(table, "host", str, "0.0.0.0"), port=port, pin=pin,
+                   buttons=beside("buttons"), camera=_typed(table, "camera", bool, True),
+                   odds=_typed(table, "odds", bool, True), confident=confident,
+                   state=beside("state"), streams=_typed(table, "streams", int, DEFAULT_STREAMS),
+                   first_game=dict(first_game))
+
+    def state_directory(self) -> Path:
+        """Where the store lives: systemd's StateDirectory, else `state`, else the user's."""
+        if os.environ.get("STATE_DIRECTORY"):
+            return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+        if self.state is not None:
+            return self.state
+        base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+        return Path(base) / "camel-companion"
+
+
+def _typed(table: Mapping[str, Any], key: str, kind: Any, default: Any) -> Any:
+    value = table.get(key, default)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"{key} must be {_kind_name(kind)}, not {value!r}")
+    return value
+
+
+def _kind_name(kind: Any) -> str:
+    return {str: "text in quotes", int: "a whole number", bool: "true or false"}.get(
+        kind, "a number")
+
+
+def add_command(commands: Any) -> None:
+    """Add `run` and `calibrate` to the CLI's subcommands."""
+    for name, helped in (("run", "run the table on the Pi: camera, buttons, dashboard, store "
+                                  "(what the service starts)"),
+                         ("calibrate", "run the table and walk through calibrating the camera "
+                                       "on the dashboard's calibration page")):
+        command = commands.add_parser(name, help=helped)
+        command.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                             help=f"the configuration file (default {DEFAULT_CONFIG})")
+        command.add_argument("--port", type=int, help="the port, instead of the configured one")
+        command.set_defaults(run=run, calibrating=name == "calibrate")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = TableConfig.from_file(args.config)
+    if args.port is not None:
+        settings = replace(settings, port=args.port)
+    state = settings.state_directory()
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot make the state directory {state}: {e.strerror}") from None
+    store_path = state / STORE_NAME
+    secrets_ = table_secrets(store_path, settings.pin)
+    start_logging()
+    notify("STATUS=opening the store")
+    listening = Listening(settings.host, settings.port, secrets_["pin"],
+                          secrets_["secret_key"], settings.streams)
+    watchdog = Watchdog()
+    calibrator = Calibrator(args.config, state / CALIBRATED_NAME)
+    with Table(store_path, first_game=first_game(settings.first_game),
+               confident=settings.confident) as table:
+        table.heartbeat.append(watchdog.feed)
+        with _camera(table, settings, calibrator) as camera, \
+                _panel(table, settings), advisor(table, settings.odds), \
+                dashboard(table, listening, {"CALIBRATOR": calibrator}) as server:
+            url = address(settings.host, server.port)
+            view = table.snapshot.view
+            print(f"camel-companion: game of {view['game']} with "
+                  f"{len(view['history'])} actions, kept in {store_path}", flush=True)
+            print(f"camel-companion: open {url} on every phone; the table's PIN is "
+                  f"{secrets_['pin']}", flush=True)
+            if args.calibrating:
+                print(f"camel-companion: calibrate the camera at {url}calibrate", flush=True)
+            if camera is None:
+                print("camel-companion: no camera: log rolls on the dashboard", flush=True)
+            notify(f"READY=1\nSTATUS=serving {url}")
+            serve_until_stopped(table, server, on_stop=lambda: notify("STOPPING=1"))
+    print("camel-companion: stopped; every action is in the store", flush=True)
+    return 0
+
+
+def first_game(header: Mapping[str, Any]) -> dict[str, Any]:
+    """The configured first game; a board game's start rolled as the rule book says when the
+    configuration leaves it out."""
+    if "start" in header or header.get("game") not in ("camelup-2014", "camelup-2018"):
+        return dict(header)
+    return {**new_header(header["game"], header.get("players", []), random.Random()),
+            **header}
+
+
+class _Nothing:
+    """What stands for a part the table runs without: a context doing nothing."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
+    """The table's camera, watching from its own thread; none when configured off."""
+    if not settings.camera:
+        return _Nothing()
+    from companion.camera import TableCamera
+
+    calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler)
+    return calibrator.camera.attach(table)
+
+
+def _panel(table: Table, settings: TableConfig) -> Any:
+    """The button panel on gpiozero's default pins; none if not configured or unavailable."""
+    if settings.buttons is None:
+        return _Nothing()
+    from gpiozero.exc import GPIOZeroError
+
+    from companion.buttons import Panel, PinMap
+
+    pin_map = PinMap.from_toml(settings.buttons)
+    try:
+        panel = Panel(table, pin_map)
+    except (GPIOZeroError, OSError, RuntimeError) as e:
+        log.warning("the button panel cannot be used: %s", e)
+        table.announce(f"the button panel cannot be used ({e}): log on the dashboard")
+        return _Nothing()
+    panel.when_refused.append(table.announce)
+    return panel

@@ -1,0 +1,184 @@
+"""`camel-companion run`: the table as the Pi's service starts it, told to systemd, and carried
+on exactly where it was after the process is killed outright."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.run import TableConfig
+from companion.store import Store
+from vision.calibrate import calibrate_table, learn_colours
+from vision.config import calibration_toml
+from vision.stage import Stage
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "firmware_config" / "camel-companion.toml"
+PIN = "2468"
+
+
+def test_the_example_configuration_reads_as_the_pi_needs_it():
+    settings = TableConfig.from_file(EXAMPLE)
+    assert settings.port == 8000 and settings.camera and settings.odds
+    assert settings.buttons == EXAMPLE.parent / "buttons.toml"
+    assert settings.first_game["game"] == "camelup-2018"
+
+
+@pytest.mark.parametrize(("table", "error"), [
+    ({"prot": 8000}, "has unknown key(s): prot"),
+    ({"port": 70000}, "port must be 1 to 65535"),
+    ({"port": "8000"}, "port must be a whole number"),
+    ({"camera": "yes"}, "camera must be true or false"),
+    ({"confident": 2}, "confident must lie between 0 and 1"),
+    ({"pin": ""}, "pin must be printable"),
+    ({"first_game": "camelup-2018"}, "first_game must be a table"),
+])
+def test_a_bad_table_setting_is_refused_in_one_line(tmp_path, table, error):
+    path = tmp_path / "c.toml"
+    path.write_text("[table]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in table.items()))
+    with pytest.raises(ValueError) as refused:
+        TableConfig.from_file(path)
+    assert str(refused.value).startswith(f"{path}: [table] {error}")
+
+
+def test_the_state_directory_is_systemds_when_it_gives_one(monkeypatch, tmp_path):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    assert TableConfig().state_directory() == tmp_path / "state"
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert TableConfig().state_directory() == tmp_path / "xdg" / "camel-companion"
+
+
+def config(tmp_path, folder=None):
+    """A Pi's configuration for a test: no panel, no odds, the camera a folder of frames."""
+    path = tmp_path / "camel-companion.toml"
+    camera = ("false" if folder is None else
+              f'true\n[vision.source]\nkind = "folder"\npath = "{folder}"\n')
+    path.write_text(f'[table]\nport = 0\nhost = "127.0.0.1"\npin = "{PIN}"\nbuttons = ""\n'
+                    f"odds = false\ncamera = {camera}")
+    return path
+
+
+def film_of_a_die_landing_as_the_light_drops(tmp_path):
+    """Frames of a table where the green die lands just as the light drops, and the table's
+    calibration (taken in good light) in the state directory, where the calibration page
+    writes it."""
+    stage = Stage("camelup-2014", seed=11, hard_share=1.0)
+    table = calibrate_table(stage.read().image, stage.table.layout)
+    colours = learn_colours(stage.calibration_frame().image, stage.table.dice, table=table)
+    (tmp_path / "state").mkdir(exist_ok=True)
+    (tmp_path / "state" / "calibration.toml").write_text(
+        calibration_toml(calibration=table, colours=colours, game="camelup-2014"))
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    frames = [stage.read() for _ in range(8)]
+    stage.throw("green")
+    frames += [stage.read() for _ in range(40)]
+    for frame in frames:
+        cv2.imwrite(str(folder / f"{frame.index:04d}.png"), frame.image)
+    return folder
+
+
+class Service:
+    """`camel-companion run` started as systemd starts it, in its state directory."""
+
+    def __init__(self, tmp_path, env=None, folder=None):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "run", "--config",
+             str(config(tmp_path, folder))],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "STATE_DIRECTORY": str(tmp_path / "state"), **(env or {})})
+        lines = [self.process.stdout.readline() for _ in range(2)]
+        assert "the table's PIN is 2468" in lines[1], lines
+        self.url = lines[1].split("open ")[1].split(" ")[0]
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+            return json.load(answer)
+
+    def post(self, path, body):
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  "X-Table-Pin": PIN}, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.load(answer)
+
+    def wait_for(self, done, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.get("api/state")
+            if done(state):
+                return state
+            time.sleep(0.05)
+        raise AssertionError(f"gave up waiting; the state was {state}")
+
+    def stop(self, how=signal.SIGTERM):
+        self.process.send_signal(how)
+        out, err = self.process.communicate(timeout=30)
+        return self.process.returncode, out, err
+
+
+def test_the_service_tells_systemd_it_is_ready_and_feeds_its_watchdog(tmp_path):
+    path = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(path)
+    listener.settimeout(20)
+    service = Service(tmp_path, {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"})
+    try:
+        said = []
+        while sum(m == "WATCHDOG=1" for m in said) < 2:
+            said.append(listener.recv(4096).decode())
+        ready = next(m for m in said if m.startswith("READY=1"))
+        assert f"STATUS=serving {service.url}" in ready
+    finally:
+        code, out, _ = service.stop()
+        listener.close()
+    assert code == 0 and "every action is in the store" in out
+
+
+def test_a_killed_service_carries_on_at_the_same_action_with_its_pending_reading(tmp_path):
+    header = {"game": "camelup-2014", "players": ["Ann", "Bob", "Cy"],
+              "start": {"1": ["blue", "green"], "2": ["orange"], "3": ["white", "yellow"]}}
+    folder = film_of_a_die_landing_as_the_light_drops(tmp_path)
+    with Store(tmp_path / "state" / "camel-companion.sqlite3") as store:
+        store.new_game(header)
+    service = Service(tmp_path, folder=folder)
+    for line in [{"player": "Ann", "action": "leg_bet", "camel": "blue"},
+                 {"player": "Bob", "action": "roll", "die": "white", "value": 2},
+                 {"player": "Cy", "action": "desert_tile", "space": 7, "side": "oasis"}]:
+        service.post("api/actions", line)
+    # the film ends: the camera is off until it is opened again, a few seconds on
+    before = service.wait_for(lambda s: s["pending"] and not s["camera"]["on"])
+    code, _, _ = service.stop(signal.SIGKILL)
+    assert code == -signal.SIGKILL
+
+    again = Service(tmp_path)
+    try:
+        after = again.get("api/state")
+        assert after["history"] == before["history"] and len(after["history"]) == 3
+        assert after["readings"] == before["readings"]
+        assert after["pending"] == before["pending"] and len(after["pending"]) == 1
+        waiting = after["pending"][0]
+        assert waiting["die"] in ("green", None) and waiting["confidence"] < 0.9
+        accepted = again.post("api/pending/accept", {"die": "green", "value": 3})
+        assert accepted["history"][-1]["action"] == {"player": "Ann", "action": "roll",
+                                                     "die": "green", "value": 3}
+    finally:
+        again.stop()
+
+
+def test_a_bad_configuration_exits_2_in_one_line_so_systemd_does_not_retry(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[table]\nport = 'x'\n")
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--config", str(path)],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"camel-companion: {path}: [table] port must be a whole number, not 'x'"]

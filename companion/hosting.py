@@ -12,6 +12,8 @@ import contextlib
 import logging
 import signal
 import socket
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -88,8 +90,13 @@ def serve_until_stopped(table: Table, server: Any, *,
         table.close()
         raise KeyboardInterrupt
 
+    def close_with_table() -> None:
+        table.wait_for_snapshot(sys.maxsize)
+        server.close()
+
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    threading.Thread(target=close_with_table, name="close-with-table", daemon=True).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

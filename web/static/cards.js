@@ -87,7 +87,7 @@
         class: "cell " + kind + (canPlace ? " can-place" : "") + (core.composer.space === space && figureMode ? " chosen" : "") }));
       const label = space === 0 ? t("cards.start") : finish ? t("cards.finish") : String(space);
       g.append(svg("text", { x: x + 10, y: y + 20, class: "space-number" }, label));
-      if (kind === "sandstorm") g.append(svg("text", { x: x + 92, y: y + 20, class: "storm-label" }, t("cards.sandstorm")));
+      if (kind === "sandstorm") g.append(svg("text", { x: x + 50, y: y + 42, class: "storm-label" }, t("cards.sandstorm")));
       if (space === 0) startCamels(g, x, y, s.track["0"] || []);
       else if (finish) crossedCamels(g, x, y, s.crossed);
       else {

@@ -56,7 +56,7 @@
         class: "cell" + (space === 0 ? " start" : palace ? " palace" : oasis ? " oasis" : "") }));
       const label = space === 0 ? t("lastcamel.start") : palace ? t("lastcamel.palace") : String(space);
       g.append(svg("text", { x: x + 10, y: y + 20, class: "space-number" }, label));
-      if (oasis) g.append(svg("text", { x: x + 92, y: y + 20, class: "storm-label" }, t("lastcamel.oasis")));
+      if (oasis) g.append(svg("text", { x: x + 92, y: y + 20, class: "oasis-label" }, t("lastcamel.oasis")));
       const camels = palace ? s.finish_order : s.track[String(space)] || [];
       lineUp(g, x, y, camels, palace);
       area.append(g);

@@ -34,7 +34,7 @@ def state() -> Any:
 @trusted
 def push() -> Any:
     """Play one action, in the game-log form."""
-    return _change("push", json_body())
+    return change("push", json_body())
 
 
 @bp.post("/undo")
@@ -42,28 +42,28 @@ def push() -> Any:
 def undo() -> Any:
     """Take back the last action."""
     json_body(required=False)
-    return _change("undo")
+    return change("undo")
 
 
 @bp.put("/actions/<int:index>")
 @trusted
 def replace(index: int) -> Any:
     """Put another action in place of action `index` (0-based, as in `history`)."""
-    return _change("replace", index, json_body())
+    return change("replace", index, json_body())
 
 
 @bp.post("/actions/<int:index>")
 @trusted
 def insert(index: int) -> Any:
     """Put a forgotten action before action `index` (the number of actions: at the end)."""
-    return _change("insert", index, json_body())
+    return change("insert", index, json_body())
 
 
 @bp.delete("/actions/<int:index>")
 @trusted
 def delete(index: int) -> Any:
     """Strike action `index` as if it had never been played; the rest is replayed."""
-    return _change("delete", index)
+    return change("delete", index)
 
 
 @bp.post("/pending/accept")
@@ -73,14 +73,14 @@ def accept_pending() -> Any:
     corrected by `die`, `value` and `numeral`."""
     body = json_body(required=False)
     correction = {k: body[k] for k in ("die", "value", "numeral") if k in body}
-    return _change("accept_pending", _reading_id(body), correction or None)
+    return change("accept_pending", _reading_id(body), correction or None)
 
 
 @bp.post("/pending/reject")
 @trusted
 def reject_pending() -> Any:
     """NO: the waiting reading `id` (the oldest if none) is set aside, and kept."""
-    return _change("reject_pending", _reading_id(json_body(required=False)))
+    return change("reject_pending", _reading_id(json_body(required=False)))
 
 
 def _reading_id(body: dict[str, Any]) -> int | None:
@@ -90,7 +90,8 @@ def _reading_id(body: dict[str, Any]) -> int | None:
     return reading
 
 
-def _change(name: str, *args: Any) -> Any:
+def change(name: str, *args: Any) -> Any:
+    """Ask the table for a change (its method `name`): the state after it, or a 4xx error."""
     table = current_table()
     try:
         snapshot = getattr(table, name)(*args)

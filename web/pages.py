@@ -20,8 +20,7 @@ A_YEAR = 365 * 24 * 3600
 def dashboard() -> Any:
     """The page every phone at the table opens; `?lang=fr` picks and remembers a language."""
     languages = current_app.extensions["languages"]
-    asked = [request.args.get("lang", ""), request.cookies.get(LANGUAGE_COOKIE, "")]
-    lang = choose(languages, [*asked, *request.accept_languages.values()])
+    lang, _ = page_language()
     me = viewer()
     boot = {
         "lang": lang,
@@ -35,3 +34,11 @@ def dashboard() -> Any:
     if request.args.get("lang") in languages:
         response.set_cookie(LANGUAGE_COOKIE, lang, max_age=A_YEAR, samesite="Lax")
     return response
+
+
+def page_language() -> tuple[str, dict[str, str]]:
+    """The language this phone asked for (`?lang=`, its cookie, its browser's), and its words."""
+    languages = current_app.extensions["languages"]
+    asked = [request.args.get("lang", ""), request.cookies.get(LANGUAGE_COOKIE, "")]
+    lang = choose(languages, [*asked, *request.accept_languages.values()])
+    return lang, languages[lang]

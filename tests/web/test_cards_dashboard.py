@@ -175,3 +175,25 @@ def test_screenshots_at_phone_and_tablet_size(browser, served):  # noqa: F811
         assert page.locator('#board [data-space="0"]').count() == 1
         shoot(page, name)
         assert page.errors == []
+
+
+@pytest.mark.parametrize("lines", [LINES[:6]])
+def test_a_past_reveal_is_corrected_from_the_page(browser, served):  # noqa: F811
+    table, url = served
+    page = open_page(browser, url, TABLET)
+    unlock_page(page)
+    page.click('#history-list .entry[data-index="3"] [data-tool="edit"]')
+    assert page.input_value("#edit-camel") == "yellow"
+    page.select_option("#edit-value", "2")
+    page.click("#edit-submit")
+    page.wait_for_selector('#history-list .entry.corrected[data-index="3"]')
+    view = table.snapshot.view
+    assert view["history"][3]["action"] == {
+        "player": "Bob", "action": "reveal", "camel": "yellow", "value": 2}
+    assert board_of(page) == view["track"]
+    assert view["track"]["4"] == ["yellow"]
+    page.click('#history-list .entry[data-index="0"] [data-tool="edit"]')
+    page.select_option("#edit-deck", "10")
+    page.click("#edit-submit")
+    page.wait_for_selector("#edit-error:has-text('not 10')")
+    assert page.errors == []

@@ -62,6 +62,7 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
     table, url = served
     page = open_page(browser, url, PHONE)
     unlock(page)
+    watcher = open_page(browser, url, PHONE)
     assert page.get_attribute('#kinds [data-kind="roll"]', "aria-pressed") == "true"
 
     # Every camel is on the start: the black star can move none, so the roll moves nothing.
@@ -83,6 +84,8 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
     assert board_of(page) == view["track"] == {"0": ["red-green", "yellow-blue"],
                                                "1": ["red-blue"], "2": ["yellow-green"]}
     assert page.text_content("#turn") == "Cy to roll"
+    watcher.wait_for_selector('#board [data-space="2"] [data-camel="yellow-green"]')
+    assert board_of(watcher) == view["track"]
 
     # Each camel's distance to the next oasis (7) and to the palace (26).
     row = '#distances tr[data-camel="yellow-green"]'
@@ -109,7 +112,7 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
     page.click("#edit-cancel")
     assert table.snapshot.view["track"] == view["track"]
     assert len(table.snapshot.view["corrections"]) == 0
-    assert page.errors == []
+    assert page.errors == watcher.errors == []
 
 
 @pytest.mark.parametrize("header", [NEAR_THE_END])

@@ -1,0 +1,393 @@
+"""The colour dice reader: dice without pips (The Last Camel's), whose top face is a colour or
+a star, with a confidence.
+
+A top face is found as a square of a die's size with an edge all round it. On a calibrated
+table the frame is first taken onto the plane of the top faces, where every top face is a
+square of known size at any turn and a side face, standing up, is none; without calibration
+the frame is searched at several scales. A face is then read from its colours: its corners
+(bare body or paint) and its middle (a star, or the same paint). A reading the reader is not
+sure of says None rather than guess: a wrong reading costs the table far more than an unknown
+one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.dicesets import ColourDiceSet
+from vision.faces import bilinear
+
+if TYPE_CHECKING:
+    from vision.calibrate import TableCalibration
+
+#: the name of the die's bare body among the references
+BODY = "body"
+#: a top face's side in the views searched, in pixels
+_SIDE = 32.0
+#: candidates looked at per view (the dice, and a few places busy with edges)
+_CANDIDATES = 12
+#: an edge weaker than this (colour change per pixel) is no edge
+_EDGE_FLOOR = 4.0
+#: a face's corners and its middle, in shares of its side from its middle
+_CORNER = (0.27, 0.42)
+_MIDDLE = 0.1
+#: the sizes (pixels, a top face's side) searched without calibration
+_SIZES = (24.0, 34.0, 48.0, 68.0)
+#: how far (in colour distance) a star's colour lies at least from the face round it
+_STAR_CONTRAST = 2.5
+#: places near a candidate tried as a top face's middle
+_PLACES = 3
+#: where a side's edge is looked for, in pixels out from where it should be
+_BAND = (-1.5, 0.0, 1.5)
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """One die seen: which die (always None: the game's dice are alike), the face on top
+    (None when unsure), a box round the whole die (x0, y0, x1, y1 in image pixels) and a
+    confidence 0..1."""
+
+    die: str | None
+    face: str | None
+    box: tuple[int, int, int, int]
+    confidence: float
+
+    @property
+    def value(self) -> str | None:
+        """What the die shows: its face, by the name settling and scoring use for any die."""
+        return self.face
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def to_json(self) -> dict:
+        return {"die": self.die, "face": self.face, "box": list(self.box),
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class _Square:
+    """A top face found in a view: its middle and half-axes there, how strong its edges
+    are, its four corners' colours and colours sampled round its middle."""
+
+    centre: tuple[float, float]
+    u: tuple[float, float]
+    v: tuple[float, float]
+    edge: float
+    corners: np.ndarray
+    middle: np.ndarray
+
+
+def nominal_colours(dice: ColourDiceSet) -> DiceColours:
+    """The faces' colours (and the bare body's) under neutral light."""
+    return DiceColours({BODY: dice.body_bgr, **{f.name: f.bgr for f in dice.faces}})
+
+
+class ColourDiceReader:
+    """Reads colour dice from BGR frames.
+
+    `colours` are the faces' and the body's reference colours (nominal, or learned under the
+    table's light by `learn_face_colours`). A `table` calibration limits the search to the
+    roll zone and reads the dice on the plane of their top faces; readings below `threshold`
+    report the face as None.
+    """
+
+    def __init__(self, dice: ColourDiceSet, colours: DiceColours | None = None, *,
+                 table: TableCalibration | None = None, threshold: float = 0.5) -> None:
+        self.dice = dice
+        self.colours = colours or nominal_colours(dice)
+        self.table = table
+        self.threshold = threshold
+        stars = [f.name for f in dice.faces if f.star]
+        self._paint = DiceColours({n: self.colours.references[n]
+                                   for n in (BODY, *(f.name for f in dice.faces if not f.star))})
+        self._stars = DiceColours({n: self.colours.references[n] for n in stars})
+
+    def read(self, frame: np.ndarray) -> list[FaceReading]:
+        """Every die found in `frame`, most confident first."""
+        readings = [FaceReading(None, face if sure >= self.threshold else None,
+                                self._box(square, to_frame, frame.shape), float(sure))
+                    for square, to_frame, face, sure in self._found(frame) if face is not None]
+        readings = _apart(readings)
+        readings.sort(key=lambda r: -r.confidence)
+        return readings
+
+    def _found(self, frame: np.ndarray
+               ) -> Iterator[tuple[_Square, np.ndarray, str | None, float]]:
+        """Each top face found in the roll zone (with its view's pixels to frame pixels), the
+        face it shows (None for no die's face) and how sure that is: of the squares found
+        round one place, the one read surest."""
+        for to_frame, view, where in self._views(frame):
+            read = []
+            for square in _squares(view, where):
+                if self._in_zone(square, to_frame):
+                    face, sure = self._face(square)
+                    edge = (square.edge - _EDGE_FLOOR) / (1.5 * _EDGE_FLOOR)
+                    read.append((square, face, min(sure, 1.0, max(0.0, edge))))
+            kept: list[_Square] = []
+            for square, face, sure in sorted(read, key=lambda r: -r[2]):
+                if all(math.dist(square.centre, k.centre) > 0.7 * _SIDE for k in kept):
+                    kept.append(square)
+                    yield square, to_frame, face, sure
+
+    def _views(self, frame: np.ndarray
+               ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+        """(view pixels to frame pixels, the view, where a top face's middle may lie in it or
+        None for anywhere): the top faces' plane of a calibrated table's roll zone, or the
+        frame at each scale a die may have."""
+        if self.table is not None:
+            lifted = self.table.lifted(self.table.die_mm)
+            ppm = _SIDE / self.table.die_mm
+            corners = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2),
+                                               np.linalg.inv(lifted)).reshape(-1, 2)
+            margin = self.table.die_mm
+            x0, y0 = corners.min(axis=0) - margin
+            x1, y1 = corners.max(axis=0) + margin
+            to_frame = lifted @ np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]])
+            size = (int((x1 - x0) * ppm), int((y1 - y0) * ppm))
+            inside = np.zeros(size[::-1], np.uint8)
+            cv2.fillConvexPoly(inside, np.round((corners - (x0, y0)) * ppm).astype(np.int32), 1)
+            # a die lies in the zone, its top face's middle half a die or more from its edge
+            inside = cv2.erode(inside, np.ones((int(_SIDE),) * 2, np.uint8)) > 0
+            yield to_frame, cv2.warpPerspective(frame, to_frame, size, flags=cv2.INTER_LINEAR
+                                                | cv2.WARP_INVERSE_MAP), inside
+            return
+        for side in _SIZES:
+            factor = _SIDE / side
+            to_frame = np.diag([1 / factor, 1 / factor, 1.0])
+            yield to_frame, cv2.resize(frame, None, fx=factor, fy=factor,
+                                       interpolation=cv2.INTER_AREA if factor < 1
+                                       else cv2.INTER_LINEAR), None
+
+    def _in_zone(self, square: _Square, to_frame: np.ndarray) -> bool:
+        """Whether the die lies in the roll zone (anywhere, without calibration)."""
+        if self.table is None:
+            return True
+        middle = cv2.perspectiveTransform(np.array([[square.centre]], np.float64), to_frame)
+        on_table = cv2.perspectiveTransform(
+            middle, self.table.homography @ np.linalg.inv(self.table.lifted(self.table.die_mm)))
+        x, y = on_table.reshape(2)
+        return cv2.pointPolygonTest(self.table.zone.astype(np.float32), (float(x), float(y)),
+                                    False) >= 0
+
+    def _face(self, square: _Square) -> tuple[str | None, float]:
+        """The face `square` shows and how sure that is; (None, 0) for no die's face."""
+        corners = np.median(square.corners, axis=0)
+        middle = np.median(square.middle, axis=0)
+        plain = _plain(square.corners, corners)
+        paint = self._paint.match(corners)
+        if paint.colour is None:
+            return None, 0.0
+        if paint.colour == BODY:
+            # a star stands out from the bare face round it: a shade across a plain face, or
+            # a dim patch of mat, does not
+            star = self._stars.match(middle)
+            away = float(colour_distance(colour_feature(middle), colour_feature(corners)))
+            if star.colour is None or away < _STAR_CONTRAST:
+                return None, 0.0
+            return star.colour, min(paint.confidence, star.confidence, plain,
+                                    _plain(square.middle, middle),
+                                    (away - _STAR_CONTRAST) / 1.5)
+        same = self.colours.match(middle)
+        if same.colour != paint.colour:
+            return None, 0.0
+        return paint.colour, min(paint.confidence, same.confidence, plain)
+
+    def _box(self, square: _Square, to_frame: np.ndarray,
+             shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """A box round the whole die: on a calibrated table the cube under its top face, else
+        the top face's outline grown for the sides beside it."""
+        outline = _outline(square, to_frame)
+        height, width = shape[:2]
+        if self.table is not None and self.table.camera is not None:
+            side = self.table.die_mm
+            top = cv2.perspectiveTransform(outline.reshape(-1, 1, 2),
+                                           np.linalg.inv(self.table.lifted(side))).reshape(-1, 2)
+            cube = np.vstack([np.column_stack([top, np.full(4, z)]) for z in (0.0, side)])
+            points = self.table.project(cube)
+        else:
+            xs, ys = outline[:, 0], outline[:, 1]
+            grow = 0.2 * max(np.ptp(xs), np.ptp(ys))
+            points = np.array([[xs.min() - grow, ys.min() - grow],
+                               [xs.max() + grow, ys.max() + grow]])
+        return (int(max(0, np.floor(points[:, 0].min()))),
+                int(max(0, np.floor(points[:, 1].min()))),
+                int(min(width - 1, np.ceil(points[:, 0].max()))),
+                int(min(height - 1, np.ceil(points[:, 1].max()))))
+
+
+def _plain(values: np.ndarray, colour: np.ndarray) -> float:
+    """How plainly `values` share the colour `colour`: 1 when nearly all lie near it, 0 when
+    many are off it (a corner of the square off the face, a shadow's edge across it)."""
+    off = colour_distance(colour_feature(values), colour_feature(colour)[None])
+    return float(min(1.0, max(0.0, (3.5 - np.percentile(off, 80)) / 1.5)))
+
+
+def _outline(square: _Square, to_frame: np.ndarray) -> np.ndarray:
+    """The top face's four corners in frame pixels."""
+    c, u, v = (np.array(p) for p in (square.centre, square.u, square.v))
+    corners = np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+    return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+
+
+def _squares(view: np.ndarray, where: np.ndarray | None) -> list[_Square]:
+    """The squares of side _SIDE with an edge all round them in `view` (centred `where` it
+    says): places busy with edges are candidates, each turned by its edges' dominant
+    direction (modulo a right angle) and then placed where its four sides lie on edges."""
+    image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
+    jxx, jyy, jxy = (gx * gx).sum(axis=2), (gy * gy).sum(axis=2), (gx * gy).sum(axis=2)
+    strength = np.sqrt(jxx + jyy)
+    window = (int(0.7 * _SIDE),) * 2
+    busy = cv2.blur(cv2.blur(strength, window), window)
+    peaks = (busy >= cv2.dilate(busy, np.ones((int(0.5 * _SIDE),) * 2, np.uint8))) & (
+        busy > 0.5 * _EDGE_FLOOR)
+    if where is not None:
+        peaks &= where
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-busy[ys, xs])[:_CANDIDATES]
+    # the edges' direction, doubled twice so that a square's four sides agree
+    double = np.arctan2(2 * jxy, jxx - jyy)
+    c4, s4 = np.cos(2 * double) * strength, np.sin(2 * double) * strength
+    reach = int(0.8 * _SIDE)
+    found = []
+    for x, y in zip(xs[order], ys[order], strict=True):
+        y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
+        turn = math.atan2(s4[y0:y1, x0:x1].sum(), c4[y0:y1, x0:x1].sum()) / 4
+        found += _fit(gx, gy, image, (float(x), float(y)), turn)
+    return found
+
+
+def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
+         turn: float) -> list[_Square]:
+    """Squares near `start`, turned about `turn`, whose sides lie on edges: the best few
+    places apart from each other, each refined. A die's side face and part of its top can
+    outscore the top alone; the faces' colours choose between them."""
+    along = np.linspace(-0.8, 0.8, 12) * _SIDE / 2
+    offsets = np.arange(-0.6 * _SIDE, 0.6 * _SIDE + 1e-6, 3.0)
+    dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
+    score = _edge_score(gx, gy, (start[0] + dx, start[1] + dy), turn, along=along)
+    places: list[tuple[float, float]] = []
+    for k in np.argsort(-score):
+        if score[k] < _EDGE_FLOOR or len(places) == _PLACES:
+            break
+        place = (start[0] + float(dx[k]), start[1] + float(dy[k]))
+        if all(math.dist(place, p) >= 0.3 * _SIDE for p in places):
+            places.append(place)
+    return [_refined(gx, gy, image, place, turn, along=along) for place in places]
+
+
+def _refined(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
+             turn: float, *, along: np.ndarray) -> _Square:
+    """The square at `start` turned by `turn`, moved and turned a little to lie best on
+    edges, with its colours."""
+    half = _SIDE / 2
+    edge, centre, angle = -math.inf, start, turn
+    for spread, step, turns in ((2.0, 1.0, np.radians([-3.0, 0.0, 3.0])),
+                                (0.5, 0.5, np.radians([-1.0, 0.0, 1.0]))):
+        offsets = np.arange(-spread, spread + 1e-6, step)
+        dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
+        around, base = centre, angle
+        for extra in turns:
+            score = _edge_score(gx, gy, (around[0] + dx, around[1] + dy), base + extra,
+                                along=along)
+            k = int(np.argmax(score))
+            if score[k] > edge:
+                edge, centre, angle = (float(score[k]),
+                                       (around[0] + float(dx[k]), around[1] + float(dy[k])),
+                                       base + float(extra))
+    cx, cy = centre
+    u = (half * math.cos(angle), half * math.sin(angle))
+    v = (-half * math.sin(angle), half * math.cos(angle))
+    corner_cells = np.linspace(*_CORNER, 4)
+    cu, cv_ = np.meshgrid(corner_cells, corner_cells)
+    signs = np.array([(1, 1), (1, -1), (-1, 1), (-1, -1)])
+    a = (signs[:, None, 0] * cu.ravel()[None]).ravel() * 2
+    b = (signs[:, None, 1] * cv_.ravel()[None]).ravel() * 2
+    ring = np.linspace(0, 2 * math.pi, 8, endpoint=False)
+    ma = np.concatenate([[0.0], _MIDDLE * 2 * np.cos(ring), _MIDDLE * np.cos(ring)])
+    mb = np.concatenate([[0.0], _MIDDLE * 2 * np.sin(ring), _MIDDLE * np.sin(ring)])
+
+    def sample(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        px = cx + p * u[0] + q * v[0]
+        py = cy + p * u[1] + q * v[1]
+        return np.stack([bilinear(image[..., c], px, py) for c in range(3)], axis=1)
+
+    corners = np.median(sample(a, b).reshape(4, -1, 3), axis=1)
+    return _Square((cx, cy), u, v, edge, corners, sample(ma, mb))
+
+
+def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.ndarray],
+                angle: float, *, along: np.ndarray) -> np.ndarray:
+    """How well squares of side _SIDE at `centres` (x, y arrays) lie on edges: the mean of
+    their weakest side's edge and of all four sides'. A side's edge is the mean, over the
+    points `along` it, of the strongest colour change across it within a pixel or two (a face
+    is a little larger or smaller than the calibration says, and its edge is blurred)."""
+    cx, cy = centres
+    ca, sa = math.cos(angle), math.sin(angle)
+    sides = []
+    for nx, ny in ((ca, sa), (-ca, -sa), (-sa, ca), (sa, -ca)):
+        strongest = 0.0
+        for reach in _SIDE / 2 + np.array(_BAND):
+            px = cx[:, None] + nx * reach - ny * along[None]
+            py = cy[:, None] + ny * reach + nx * along[None]
+            xi = np.clip(np.round(px).astype(int), 0, gx.shape[1] - 1)
+            yi = np.clip(np.round(py).astype(int), 0, gx.shape[0] - 1)
+            across = gx[yi, xi] * nx + gy[yi, xi] * ny
+            strongest = np.maximum(strongest, np.sqrt((across ** 2).sum(axis=-1)))
+        sides.append(strongest.mean(axis=1))
+    sides = np.array(sides)
+    return 0.5 * (sides.min(axis=0) + sides.mean(axis=0))
+
+
+def _apart(readings: list[FaceReading]) -> list[FaceReading]:
+    """One reading per die: of readings whose boxes hold each other's centre, the surest."""
+    kept: list[FaceReading] = []
+    for reading in sorted(readings, key=lambda r: (r.face is None, -r.confidence)):
+        if not any(_holds(k.box, reading.centre) or _holds(reading.box, k.centre)
+                   for k in kept):
+            kept.append(reading)
+    return kept
+
+
+def _holds(box: tuple[int, int, int, int], point: tuple[float, float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
+                       table: TableCalibration | None = None) -> DiceColours:
+    """The faces' colours under this table's light, from one frame of the dice lying in view,
+    any face up: the light's colour is what turns the faces read there into their nominal
+    colours (one gain per channel), and every face's colour is the nominal one under it."""
+    from vision.calibrate import CalibrationError
+
+    nominal = nominal_colours(dice)
+    colours = nominal
+    for _ in range(3):
+        reader = ColourDiceReader(dice, colours, table=table, threshold=0.0)
+        pairs = []
+        for square, _, face, _ in reader._found(image):
+            if face is None:
+                continue
+            f = dice.face(face)
+            pairs.append((np.median(square.corners, axis=0),
+                          nominal.references[BODY if f.star else f.name]))
+            pairs.append((np.median(square.middle, axis=0), nominal.references[f.name]))
+        if not pairs:
+            raise CalibrationError(f"found no die: lay the {dice.count} dice in view, apart, "
+                                   "and try again")
+        measured = np.array([m for m, _ in pairs], np.float64)
+        expected = np.array([n for _, n in pairs], np.float64)
+        gains = (measured * expected).sum(axis=0) / (expected ** 2).sum(axis=0)
+        colours = DiceColours({name: tuple(float(c) for c in np.array(bgr) * gains)
+                               for name, bgr in nominal.references.items()})
+    return colours

@@ -197,6 +197,7 @@
 
   function renderHeader() {
     $("headline").textContent = game ? game.headline() : t("headline", { leg: snap.leg });
+    $("headline").classList.toggle("long", $("headline").textContent.length > 10);
     $("turn").textContent = game ? game.status() : snap.finished
       ? t("finished", { winners: snap.winners.join(" & ") })
       : t("to_act", { player: snap.turn });

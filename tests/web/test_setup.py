@@ -1,0 +1,161 @@
+"""Setting up from a phone: a new game, and calibrating the camera step by step."""
+
+import tomllib
+
+import pytest
+
+from companion.calibration import Calibrator
+from tests.web.conftest import PIN, csrf
+from vision.sources import CameraSettings
+from vision.stage import Stage
+from web import create_app
+
+WITH_PIN = {"X-Table-Pin": PIN}
+
+
+def test_the_new_game_page_offers_the_board_games_and_the_players_now(client):
+    page = client.get("/new")
+    assert page.status_code == 200
+    assert b'<option value="camelup-2018">' in page.data
+    boot = page.data.split(b'id="boot">')[1]
+    assert b'"players": ["Ann", "Bob", "Cy"]' in boot or b'"players":["Ann","Bob","Cy"]' in boot
+
+
+def test_a_new_game_with_its_start_rolled_is_played_from_then_on(client, table):
+    answer = client.post("/api/games", json={"game": "camelup-2018",
+                                             "players": ["Zoe", "Yan", "Xi"]},
+                         headers=WITH_PIN)
+    assert answer.status_code == 200, answer.json
+    state = answer.json
+    assert state["game"] == "camelup-2018" and state["turn"] == "Zoe"
+    placed = {c for camels in state["track"].values() for c in camels}
+    assert placed == {"blue", "green", "yellow", "red", "purple", "white", "black"}
+    assert table.snapshot.view["game"] == "camelup-2018"
+
+
+def test_a_new_game_as_placed_keeps_the_stacks_given(client):
+    start = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
+    answer = client.post("/api/games", json={"game": "camelup-2014", "players": ["A", "B"],
+                                             "start": start}, headers=WITH_PIN)
+    assert answer.json["track"] == start
+
+
+@pytest.mark.parametrize(("body", "status", "error"), [
+    ({"game": "camelup-2014", "players": ["Solo"]}, 409, "players"),
+    ({"game": "camelup-2014", "players": "Ann, Bob"}, 400, '"players" must be a list'),
+    ({"game": "chess", "players": ["A", "B"]}, 409, "chess"),
+])
+def test_a_bad_new_game_is_refused_in_one_line_and_the_game_goes_on(client, table, body,
+                                                                     status, error):
+    before = table.snapshot
+    answer = client.post("/api/games", json=body, headers=WITH_PIN)
+    assert answer.status_code == status and error in answer.json["error"]
+    assert table.snapshot is before
+
+
+def test_a_new_game_needs_the_pin(client, table):
+    answer = client.post("/api/games", json={"game": "camelup-2014", "players": ["A", "B"]},
+                         headers={"X-CSRF-Token": csrf(client)})
+    assert answer.status_code == 401
+    assert table.snapshot.view["players"][0]["name"] == "Ann"
+
+
+class StillCamera:
+    """A camera whose latest frame is one the stage filmed."""
+
+    is_on = True
+
+    def __init__(self, image, source):
+        self.image = image
+        self.source = source
+        self.settlers = []
+
+    def latest(self):
+        return (1, self.image)
+
+    def recalibrate(self, make_settler):
+        self.settlers.append(make_settler)
+
+
+@pytest.fixture
+def calibrating(table, tmp_path):
+    """The app of a table whose camera sees the stage, and its calibrator."""
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    stage = Stage("camelup-2014", seed=11)
+    calibrator.camera = StillCamera(stage.read().image, stage)
+    app = create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "k",
+                             "CALIBRATOR": calibrator})
+    return app.test_client(), calibrator, stage
+
+
+def test_calibration_finds_the_markers_learns_the_colours_and_saves(calibrating, tmp_path):
+    client, calibrator, stage = calibrating
+    assert client.get("/api/calibration").json["table"] is None
+    found = client.post("/api/calibration/markers", headers=WITH_PIN).json
+    assert found["table"]["markers"] and len(found["table"]["zone"]) == 4
+    assert found["unsaved"] == ["table"]
+    calibrator.camera.image = stage.calibration_frame().image
+    learned = client.post("/api/calibration/colours", headers=WITH_PIN).json
+    assert learned["colours"] == "camelup-2014" and learned["unsaved"] == ["colours", "table"]
+    saved = client.post("/api/calibration/save", headers=WITH_PIN).json
+    assert saved["unsaved"] == [] and saved["colours"] == "camelup-2014"
+    written = tomllib.loads((tmp_path / "state" / "calibration.toml").read_text())
+    assert set(written["vision"]) == {"calibration", "colours"}
+    assert calibrator.camera.settlers == [calibrator.settler]
+    assert calibrator.settler("camelup-2014").reader.table is not None
+
+
+class PiCamera:
+    """As a Picamera2 source measures what its automatic exposure settled on."""
+
+    def measure(self):
+        return CameraSettings(12000, 2.5, (1.8, 1.4))
+
+
+def test_the_exposure_of_a_pi_camera_is_measured_and_kept(calibrating, tmp_path):
+    client, calibrator, _ = calibrating
+    calibrator.camera.source = PiCamera()
+    locked = client.post("/api/calibration/exposure", headers=WITH_PIN).json
+    assert locked["exposure"] == CameraSettings(12000, 2.5, (1.8, 1.4)).to_config()
+    client.post("/api/calibration/save", headers=WITH_PIN)
+    assert calibrator.vision().camera == CameraSettings(12000, 2.5, (1.8, 1.4))
+
+
+def test_calibration_by_tapping_the_roll_zone(calibrating):
+    client, _, _ = calibrating
+    zone = [[100, 80], [540, 80], [600, 420], [40, 420]]
+    found = client.post("/api/calibration/points", json={"kind": "zone", "points": zone},
+                        headers=WITH_PIN).json
+    assert found["table"]["zone"] == [[float(x), float(y)] for x, y in zone]
+
+
+@pytest.mark.parametrize(("path", "body", "error"), [
+    ("points", {"kind": "zone", "points": [[1, 2]]}, '"points" must be four'),
+    ("points", {"kind": "edge", "points": [[1, 2]] * 4}, '"kind" must be'),
+    ("points", {"kind": "zone", "points": [[1, 2], [3, 4], [5, 6], [9999, 1]]},
+     "must lie in the 640x480 frame"),
+    ("save", None, "nothing new to save"),
+    ("exposure", None, "only a Pi camera's exposure can be locked"),
+])
+def test_a_calibration_step_that_cannot_be_done_says_why_and_changes_nothing(
+        calibrating, path, body, error):
+    client, calibrator, _ = calibrating
+    answer = client.post(f"/api/calibration/{path}", json=body, headers=WITH_PIN)
+    assert answer.status_code == 422 and error in answer.json["error"]
+    assert client.get("/api/calibration").json["unsaved"] == []
+    assert not calibrator.calibrated.exists()
+
+
+def test_markers_not_in_view_are_named(calibrating):
+    client, calibrator, _ = calibrating
+    calibrator.camera.image = calibrator.camera.image[:, :200].copy()
+    answer = client.post("/api/calibration/markers", headers=WITH_PIN)
+    assert answer.status_code == 422 and "not seen" in answer.json["error"]
+
+
+def test_a_table_without_a_camera_has_nothing_to_calibrate(client):
+    page = client.get("/calibrate").data
+    assert b'"has_camera": false' in page and b"This table has no camera" in page
+    answer = client.get("/api/calibration")
+    assert answer.status_code == 404
+    assert answer.json == {"error": "this table has no camera to calibrate"}

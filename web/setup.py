@@ -1,0 +1,133 @@
+"""Setting up the table from a phone: starting a new game, and calibrating the camera.
+
+A Pi beside the table has no keyboard: the next game is started on the New game page, and
+the camera is calibrated on the Calibrate page, both by a phone that entered the PIN. The
+calibration itself is done by the calibrator `create_app` is handed (config `CALIBRATOR`,
+absent on a table without a camera); this module only carries requests to it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, render_template
+
+from companion.errors import CompanionError
+from companion.newgame import new_header
+from companion.rules import GAMES
+from web.api import change
+from web.auth import json_body, trusted, viewer
+from web.context import current_table
+from web.pages import page_language
+
+bp = Blueprint("setup", __name__)
+
+BOARD_GAMES = ("camelup-2014", "camelup-2018")
+"""Games whose start the page can roll or take camel by camel; others give a whole header."""
+
+
+@bp.get("/new")
+def new_game_page() -> Any:
+    """The New game page: the game, the players in seating order, where the camels start."""
+    lang, words = page_language()
+    games = {name: _pieces(name) for name in BOARD_GAMES}
+    now = current_table().snapshot.view
+    boot = {"words": words, "viewer": viewer().to_json(), "games": games,
+            "game": now["game"], "players": [p["name"] for p in now["players"]]}
+    return render_template("new_game.html", lang=lang, t=words, boot=boot)
+
+
+@bp.post("/api/games")
+@trusted
+def new_game() -> Any:
+    """Start a new game: a whole game-log header, or a board game's `game` and `players`
+    with its start rolled here, as the rule book rolls it, when `start` is left out."""
+    header = json_body()
+    if "start" not in header and header.get("game") in BOARD_GAMES:
+        players = header.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            abort(400, '"players" must be a list of names, in seating order')
+        header = {**new_header(header["game"], players, random.Random()), **header}
+    return change("new_game", header)
+
+
+@bp.get("/calibrate")
+def calibrate_page() -> Any:
+    """The Calibrate page: what the camera sees, and each step of calibration in turn."""
+    lang, words = page_language()
+    boot = {"words": words, "viewer": viewer().to_json(),
+            "has_camera": current_app.config.get("CALIBRATOR") is not None,
+            "game": current_table().snapshot.view["game"]}
+    return render_template("calibrate.html", lang=lang, t=words, boot=boot)
+
+
+@bp.get("/api/calibration")
+def calibration() -> Any:
+    """What is calibrated now, and what was found since and not yet saved."""
+    return jsonify(_calibrator().status())
+
+
+@bp.post("/api/calibration/markers")
+@trusted
+def find_markers() -> Any:
+    """Find the board's four markers in the camera's latest frame."""
+    json_body(required=False)
+    return _step(lambda c: c.find_markers())
+
+
+@bp.post("/api/calibration/points")
+@trusted
+def mark_points() -> Any:
+    """Four points tapped on the camera view: the markers' places or the roll zone's corners."""
+    body = json_body()
+    return _step(lambda c: c.mark(body.get("points"), body.get("kind", "markers")))
+
+
+@bp.post("/api/calibration/colours")
+@trusted
+def learn_colours() -> Any:
+    """Learn the colours of the game's dice, all laid in the roll zone."""
+    json_body(required=False)
+    game = current_table().snapshot.view["game"]
+    return _step(lambda c: c.learn_colours(game))
+
+
+@bp.post("/api/calibration/exposure")
+@trusted
+def lock_exposure() -> Any:
+    """Lock the exposure and white balance the camera settled on under this light."""
+    json_body(required=False)
+    return _step(lambda c: c.lock_exposure())
+
+
+@bp.post("/api/calibration/save")
+@trusted
+def save() -> Any:
+    """Keep what was found; the camera reads with it from the next frame."""
+    json_body(required=False)
+    return _step(lambda c: c.save())
+
+
+def _calibrator() -> Any:
+    calibrator = current_app.config.get("CALIBRATOR")
+    if calibrator is None:
+        abort(404, "this table has no camera to calibrate")
+    return calibrator
+
+
+def _step(step: Callable[[Any], dict[str, Any]]) -> Any:
+    try:
+        return jsonify(step(_calibrator()))
+    except CompanionError as e:
+        abort(422, str(e))
+
+
+def _pieces(game: str) -> dict[str, Any]:
+    """What the New game page needs of a board game: its camels, crazy ones apart, and how
+    many may play."""
+    edition = GAMES[game].edition
+    return {"camels": list(edition.racing_camels), "crazy_camels": list(edition.crazy_camels),
+            "spaces": edition.spaces,
+            "players": [edition.player_counts.start, edition.player_counts.stop - 1]}

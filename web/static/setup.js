@@ -1,0 +1,243 @@
+// The setup pages: a new game, and the camera's calibration. Both need the table's PIN once.
+"use strict";
+
+(() => {
+  const boot = JSON.parse(document.getElementById("boot").textContent);
+  const words = boot.words;
+  const $ = (id) => document.getElementById(id);
+  let me = boot.viewer;
+
+  const say = (text) => {
+    const toast = $("toast");
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(say.timer);
+    say.timer = setTimeout(() => { toast.hidden = true; }, 6000);
+  };
+
+  // One request to the table; a refusal shows its one line and throws.
+  const call = async (method, path, body) => {
+    const response = await fetch(path, {
+      method,
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf,
+                 Accept: "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      say(answer.error || `${response.status}`);
+      throw new Error(answer.error);
+    }
+    return answer;
+  };
+
+  const showPin = () => {
+    $("pin-form").hidden = me.trusted;
+  };
+  $("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    me = await call("POST", "/api/pin", { pin: $("pin").value });
+    showPin();
+  });
+  showPin();
+
+  const el = (tag, props = {}, ...children) => {
+    const node = Object.assign(document.createElement(tag), props);
+    node.append(...children);
+    return node;
+  };
+
+  // --- a new game ---------------------------------------------------------------------
+
+  const newGame = () => {
+    const players = $("players");
+    const addPlayer = (name = "") => {
+      const input = el("input", { value: name, required: true, maxLength: 24,
+                                  autocomplete: "off" });
+      const remove = el("button", { type: "button", className: "ghost",
+                                    textContent: "×", title: words["new.remove_player"] });
+      const row = el("li", {}, input, remove);
+      remove.addEventListener("click", () => row.remove());
+      players.append(row);
+    };
+    boot.players.forEach((name) => addPlayer(name));
+    $("add-player").addEventListener("click", () => addPlayer());
+
+    // Where each camel was placed, in the order the table placed them.
+    let placed = {};
+    const drawSpaces = () => {
+      const game = boot.games[$("game").value];
+      const box = $("start-spaces");
+      box.replaceChildren();
+      if (!game) return;
+      const spaces = (camel) => (game.crazy_camels.includes(camel)
+        ? [game.spaces, game.spaces - 1, game.spaces - 2] : [1, 2, 3]);
+      for (const camel of [...game.camels, ...game.crazy_camels]) {
+        const row = el("div", { className: "placing" },
+                       el("span", { className: `camel ${camel}`, textContent: camel }));
+        for (const space of spaces(camel)) {
+          const button = el("button", { type: "button", textContent: String(space),
+                                        className: placed[camel] === space ? "" : "ghost" });
+          button.addEventListener("click", () => {
+            delete placed[camel];
+            placed[camel] = space;   // placed last: on top of whoever is there
+            drawSpaces();
+          });
+          row.append(button);
+        }
+        box.append(row);
+      }
+      const stacks = {};
+      for (const [camel, space] of Object.entries(placed)) (stacks[space] ||= []).push(camel);
+      box.append(el("p", { className: "hint", textContent: Object.entries(stacks)
+        .map(([space, camels]) => `${space}: ${camels.join(" · ")}`).join("   ") }));
+    };
+
+    const showGame = () => {
+      const other = $("game").value === "other";
+      $("players-box").hidden = other;
+      $("start-box").hidden = other;
+      $("header-box").hidden = !other;
+      placed = {};
+      drawSpaces();
+    };
+    const showStart = () => {
+      const asPlaced = document.querySelector("input[name=start]:checked").value === "table";
+      $("start-spaces").hidden = !asPlaced;
+      $("start-help").hidden = !asPlaced;
+    };
+    $("game").value = boot.games[boot.game] ? boot.game : "other";
+    $("game").addEventListener("change", showGame);
+    document.querySelectorAll("input[name=start]").forEach(
+      (radio) => radio.addEventListener("change", showStart));
+    showGame();
+    showStart();
+
+    $("new-game").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      let header;
+      if ($("game").value === "other") {
+        try {
+          header = JSON.parse($("header").value);
+        } catch (error) {
+          say(words["new.bad_header"]);
+          return;
+        }
+      } else {
+        header = { game: $("game").value,
+                   players: [...players.querySelectorAll("input")].map((i) => i.value.trim()) };
+        if (document.querySelector("input[name=start]:checked").value === "table") {
+          const game = boot.games[header.game];
+          const missing = [...game.camels, ...game.crazy_camels].filter((c) => !placed[c]);
+          if (missing.length) {
+            say(`${words["new.place_all"]} ${missing.join(", ")}`);
+            return;
+          }
+          header.start = {};
+          for (const [camel, space] of Object.entries(placed)) {
+            (header.start[String(space)] ||= []).push(camel);
+          }
+        }
+      }
+      if (!window.confirm(words["new.confirm"])) return;
+      await call("POST", "/api/games", header);
+      window.location.assign("/");
+    });
+  };
+
+  // --- calibration --------------------------------------------------------------------
+
+  const calibrate = () => {
+    if (!boot.has_camera) {
+      $("no-camera").hidden = false;
+      $("view").hidden = true;
+      $("steps").hidden = true;
+      return;
+    }
+    const image = $("camera");
+    const overlay = $("overlay");
+    image.src = "/camera.mjpg";
+    image.addEventListener("error", () => {
+      setTimeout(() => { image.src = `/camera.mjpg?${Date.now()}`; }, 3000);
+    });
+
+    let status = null;
+    let tapping = null;   // {kind, points} while a person taps four points on the view
+
+    const polygon = (points, className) => {
+      const shape = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+      shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
+      shape.setAttribute("class", className);
+      return shape;
+    };
+    const dot = ([x, y]) => {
+      const circle = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      Object.entries({ cx: x, cy: y, r: 6, class: "tap" })
+        .forEach(([k, v]) => circle.setAttribute(k, v));
+      return circle;
+    };
+    const draw = () => {
+      const width = image.naturalWidth || 640;
+      const height = image.naturalHeight || 480;
+      overlay.setAttribute("viewBox", `0 0 ${width} ${height}`);
+      overlay.replaceChildren();
+      const table = status && status.table;
+      if (table && table.board) overlay.append(polygon(table.board, "board"));
+      if (table && table.zone) overlay.append(polygon(table.zone, "zone"));
+      if (tapping) tapping.points.forEach((p) => overlay.append(dot(p)));
+    };
+    const show = (next) => {
+      status = next;
+      const yes = words["calibrate.done"];
+      const no = words["calibrate.not_done"];
+      $("board-state").textContent = status.table ? yes : no;
+      $("exposure-state").textContent = status.exposure ? yes : words["calibrate.automatic"];
+      $("colours-state").textContent = status.colours ? `${yes} (${status.colours})` : no;
+      $("save-state").textContent = status.unsaved.length
+        ? `${words["calibrate.unsaved"]} ${status.unsaved.join(", ")}` : "";
+      draw();
+    };
+    image.addEventListener("load", draw);
+
+    const step = (button, path) => $(button).addEventListener("click", async () => {
+      $(button).disabled = true;
+      try {
+        show(await call("POST", path));
+      } finally {
+        $(button).disabled = false;
+      }
+    });
+    step("find-markers", "/api/calibration/markers");
+    step("lock-exposure", "/api/calibration/exposure");
+    step("learn-colours", "/api/calibration/colours");
+    step("save", "/api/calibration/save");
+
+    const startTapping = (kind) => {
+      tapping = { kind, points: [] };
+      $("tap-help").textContent = words[`calibrate.tap_${kind}_help`];
+      $("tap-help").hidden = false;
+      draw();
+    };
+    $("tap-markers").addEventListener("click", () => startTapping("markers"));
+    $("tap-zone").addEventListener("click", () => startTapping("zone"));
+    overlay.addEventListener("click", async (event) => {
+      if (!tapping) return;
+      const box = overlay.getBoundingClientRect();
+      const scale = (image.naturalWidth || 640) / box.width;
+      tapping.points.push([Math.round((event.clientX - box.left) * scale),
+                           Math.round((event.clientY - box.top) * scale)]);
+      draw();
+      if (tapping.points.length < 4) return;
+      const { kind, points } = tapping;
+      tapping = null;
+      $("tap-help").hidden = true;
+      show(await call("POST", "/api/calibration/points", { kind, points }));
+    });
+
+    call("GET", "/api/calibration").then(show);
+  };
+
+  if (document.body.dataset.page === "new-game") newGame();
+  else calibrate();
+})();

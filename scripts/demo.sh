@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Set up and run the companion's main job: for now, replay a bundled game and show its standings.
+# Set up and start the companion's main job: the demo, a whole table scoring a game of Camel Up
+# by itself (rendered camera, the real dice reader, mock buttons, the dashboard on port 8000).
+# Options go to `camel-companion demo`: --game camelup-2014, --players 5, --speed 2, --port 8080.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-.venv/bin/camel-companion replay examples/camelup-2018.jsonl
+exec .venv/bin/camel-companion demo "$@"

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from companion import cards_odds
 from companion.rules.camelup import (
     Action,
     LegBet,
@@ -340,5 +341,5 @@ def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str
     }
 
 
-ODDS = {"camelup-2014": odds_json, "camelup-2018": odds_json}
+ODDS = {"camelup-2014": odds_json, "camelup-2018": odds_json, "camelup-cards": cards_odds.odds_json}
 """Each game's odds by its name; a game without odds is not listed."""

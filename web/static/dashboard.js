@@ -354,8 +354,9 @@
   // A reading the camera was not sure of waits here for OK, NO, or a tap saying what it shows.
   let correcting = {};
 
+  // Only the board games' dice readings are offered for OK, NO or a tap here so far.
   function renderPending() {
-    const waiting = snap.pending || [];
+    const waiting = game ? [] : snap.pending || [];
     $("pending").hidden = !waiting.length;
     $("pending-list").replaceChildren(...waiting.map(pendingItem));
   }

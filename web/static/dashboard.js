@@ -716,7 +716,7 @@
   $("edit-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const line = readEditor();
-    if (line.camel === "" || line.camel === null) { $("edit-error").textContent = t("edit.camel_needed"); return; }
+    if (line.camel === "") { $("edit-error").textContent = t("edit.camel_needed"); return; }
     try {
       accept(await api(editing.mode === "replace" ? "PUT" : "POST", "/api/actions/" + editing.index, line));
       $("edit-dialog").close();
@@ -792,7 +792,7 @@
   });
 
   const core = {
-    t, sentence, el, svg, chip, colour, signed, choice, send, act, render, percent, payoutList, field, snake, $,
+    t, sentence, el, svg, chip, colour, signed, choice, send, render, field, snake, $,
     get snap() { return snap; },
     get me() { return me; },
     get composer() { return composer; },

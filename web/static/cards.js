@@ -128,7 +128,10 @@
 
   function crossedCamels(g, x, y, camels) {
     for (let k = 0; k < 6; k++) g.append(svg("rect", { x: x + 3 + k * 15.6, y: y + 84, width: 15.6, height: 10, class: k % 2 ? "flag-b" : "flag-a" }));
-    camels.forEach((camel, k) => camelBody(g, { x: x + 8, y: y + 64 - k * 14, width: 84, height: 12 }, camel));
+    camels.forEach((camel, k) => {
+      camelBody(g, { x: x + 8, y: y + 64 - k * 14, width: 84, height: 12 }, camel);
+      g.append(svg("text", { x: x + 50, y: y + 74 - k * 14, class: "camel-name small v-" + camel }, colour(camel)));
+    });
   }
 
   function figureOn(g, x, y, figure, holder) {

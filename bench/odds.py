@@ -10,7 +10,9 @@ import os
 import statistics
 import time
 
+from companion import cards_odds
 from companion.game import Game
+from companion.gamelog import load_game
 from companion.odds import action_values, leg_odds, race_odds
 
 SPREAD_2014 = {"1": ["blue"], "2": ["green", "orange"], "3": ["yellow", "white"]}
@@ -62,6 +64,25 @@ def main() -> None:
 
         print(f"  {name:<36} {median_ms(advise, runs=5):8.1f} ms  ({advise()} actions, "
               "leg and race odds included)")
+    cards()
+
+
+def cards() -> None:
+    """Camel Up Cards, on the bundled example: a leg's start (12 cards, simulated) and mid-leg."""
+    game = load_game("examples/camelup-cards.jsonl")
+    for name, position in (("Cards, leg start (12 cards left)", game.state_after(1)),
+                           ("Cards, mid-leg (8 cards left)", game.state_after(10)),
+                           ("Cards, mid-leg (5 cards left)", game.state_after(14))):
+        leg = cards_odds.leg_odds(position)
+        how = f"{leg.samples:,} legs simulated" if leg.samples else "exact"
+        took = median_ms(lambda p=position: cards_odds.leg_odds(p), runs=5)
+        print(f"  {name + ', leg odds':<52} {took:8.1f} ms  ({how})")
+        race = cards_odds.race_odds(position, leg)
+        took = median_ms(lambda p=position, leg=leg: cards_odds.race_odds(p, leg), runs=3)
+        print(f"  {name + ', race odds':<52} {took:8.1f} ms  ({race.races:,} races)")
+        took = median_ms(lambda p=position: cards_odds.odds_json(p), runs=3)
+        print(f"  {name + ', whole advice':<52} {took:8.1f} ms  "
+              f"({len(cards_odds.odds_json(position)['actions'])} actions)")
 
 
 if __name__ == "__main__":

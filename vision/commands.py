@@ -1,4 +1,4 @@
-"""The vision commands of `camel-companion`: read-dice and markers.
+"""The vision commands of `camel-companion`: read-dice, read-cards and markers.
 
 Declaring them loads nothing heavy: OpenCV and NumPy are imported only when one of them runs
 (vision.offline), so every other command of the companion starts without them.
@@ -13,7 +13,7 @@ from vision.dicesets import DICE_SETS
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    """Add read-dice and markers to the `camel-companion` command's subcommands."""
+    """Add read-dice, read-cards and markers to the `camel-companion` command's subcommands."""
     read = commands.add_parser("read-dice", help="read the dice in photos or camera frames")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="print one JSON list")
@@ -29,6 +29,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     read.add_argument("--config", type=Path, metavar="FILE", help="the TOML configuration")
     read.set_defaults(run=_read_dice)
 
+    cards = commands.add_parser("read-cards",
+                                help="read the racing cards (Camel Up Cards) in photos or frames")
+    cards.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    cards.add_argument("--json", action="store_true", help="print one JSON list")
+    cards.add_argument("--calibration", type=Path, metavar="IMAGE",
+                       help="first learn the cards' colours from this frame, taken in the same "
+                            "light, showing one card of each camel face up")
+    cards.add_argument("--threshold", type=float, metavar="T",
+                       help="confidence below which a reading says null (default 0.5)")
+    cards.add_argument("--config", type=Path, metavar="FILE", help="the TOML configuration")
+    cards.set_defaults(run=_read_cards)
+
     markers = commands.add_parser("markers", help="write the ArUco marker sheet to print")
     markers.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                          help="where to write it: .pdf for a PDF, otherwise a PNG image")
@@ -41,6 +53,12 @@ def _read_dice(args: argparse.Namespace) -> int:
     from vision.offline import read_dice
 
     return read_dice(args)
+
+
+def _read_cards(args: argparse.Namespace) -> int:
+    from vision.offline import read_cards
+
+    return read_cards(args)
 
 
 def _markers(args: argparse.Namespace) -> int:

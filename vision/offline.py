@@ -1,8 +1,8 @@
 """Reading recorded frames and photos offline, and writing the marker sheet: the work of the
-read-dice and markers commands (vision.commands declares them).
+read-dice, read-cards and markers commands (vision.commands declares them).
 
 Errors for a person are one line on stderr with exit status 2, never a traceback; read-dice
-reads every image it can and exits 2 afterwards if any could not be opened.
+and read-cards read every image they can and exit 2 afterwards if any could not be opened.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from vision.calibrate import (
     calibrate_table,
     learn_colours,
 )
+from vision.cards import CardReader, learn_card_colours
 from vision.config import ConfigError, VisionConfig, config_path, load_config
 from vision.dice import DiceReader
 from vision.dicesets import dice_set
@@ -54,6 +55,14 @@ def _read_dice(args: argparse.Namespace) -> int:
     else:
         game = args.game or config.game
         reader, make = _game_reader(game, config, args.calibration, threshold)
+    return _read_all(args, "dice", lambda image: (make(image) if make is not None
+                                                  else reader).read(image))
+
+
+def _read_all(args: argparse.Namespace, key: str,
+              read: Callable[[np.ndarray], list]) -> int:
+    """Read every image with `read`, print the results under `key` (as JSON, or a line each),
+    and say 2 when any image could not be opened."""
     results, failed = [], False
     for path in args.images:
         image = _load(path)
@@ -61,18 +70,42 @@ def _read_dice(args: argparse.Namespace) -> int:
             failed = True
             results.append({"image": str(path), "error": _unreadable(path)})
             continue
-        used = make(image) if make is not None else reader
-        results.append({"image": str(path),
-                        "dice": [r.to_json() for r in used.read(image)]})
+        results.append({"image": str(path), key: [r.to_json() for r in read(image)]})
     if args.json:
         print(json.dumps(results))
     else:
         for result in results:
-            print(_line(result))
+            print(_line(result, key))
     if failed:
         print("camel-companion: some images could not be opened (marked in the output)",
               file=sys.stderr)
     return 2 if failed else 0
+
+
+def _read_cards(args: argparse.Namespace) -> int:
+    """read-cards: every image's racing cards, as JSON or a line each."""
+    config = load_config(config_path(args.config))
+    threshold = config.threshold if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise _Refused("--threshold must lie between 0 and 1")
+    table, colours = config.calibration, None
+    if args.calibration is not None:
+        shot = _load(args.calibration)
+        if shot is None:
+            raise _Refused(f"cannot read the calibration image {args.calibration}: "
+                           f"{_unreadable(args.calibration)}")
+        table = _table_in(shot, config)
+        colours = learn_card_colours(shot, table=table)
+    readers: dict[tuple[int, int], CardReader] = {}
+
+    def read(image: np.ndarray) -> list:
+        size = (image.shape[1], image.shape[0])
+        if size not in readers:
+            found = table if _fits(table, size) else _table_in(image, config)
+            readers[size] = CardReader(colours, table=found, threshold=threshold)
+        return readers[size].read(image)
+
+    return _read_all(args, "cards", read)
 
 
 def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
@@ -136,12 +169,13 @@ def _unreadable(path: Path) -> str:
     return "not an image OpenCV can read"
 
 
-def _line(result: dict) -> str:
+def _line(result: dict, key: str) -> str:
     if "error" in result:
         return f"{result['image']}: cannot open: {result['error']}"
-    if not result["dice"]:
-        return f"{result['image']}: no dice"
-    return f"{result['image']}: " + "; ".join(_describe(d) for d in result["dice"])
+    if not result[key]:
+        return f"{result['image']}: no {key}"
+    describe = _describe if key == "dice" else _describe_card
+    return f"{result['image']}: " + "; ".join(describe(d) for d in result[key])
 
 
 def _describe(die: dict) -> str:
@@ -150,6 +184,13 @@ def _describe(die: dict) -> str:
     numeral = f" ({die['numeral']})" if "numeral" in die else ""
     x0, y0, x1, y1 = die["box"]
     return f"{name} {value}{numeral} at {x0},{y0}-{x1},{y1} ({die['confidence']:.2f})"
+
+
+def _describe_card(card: dict) -> str:
+    value = "?" if card["value"] is None else f"+{card['value']}"
+    x0, y0, x1, y1 = card["box"]
+    return (f"{card['camel'] or 'card'} {value} at {x0},{y0}-{x1},{y1} "
+            f"({card['confidence']:.2f})")
 
 
 def _markers(args: argparse.Namespace) -> int:
@@ -163,4 +204,5 @@ def _markers(args: argparse.Namespace) -> int:
 
 
 read_dice = _guarded(_read_dice)
+read_cards = _guarded(_read_cards)
 markers = _guarded(_markers)

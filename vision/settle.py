@@ -5,7 +5,9 @@ costs next to nothing; the reader runs only when the view has been still for `st
 frames after something moved. Dice are then matched with the ones already lying there: a die
 seen again where it lay (after a hand passed over, or a nudge) is the same die and is not read
 again; a new one is reported once as "landed"; one that is no longer seen, where the table is
-bare again, is reported as "gone". A die hidden under a resting hand is neither.
+bare again, is reported as "gone". A die hidden under a resting hand is neither. Racing cards
+laid in the reveal zone settle the same way, one card laid being one reading; a card taken off
+the pile of revealed cards is gone as soon as the card below it is seen again.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.cards import CardReader, CardReading
 from vision.dice import DiceReader, DieReading
 
 LANDED = "landed"
 GONE = "gone"
+#: the reach for racing cards: a card is the one that lay there only if it has hardly moved
+CARD_REACH = 0.12
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class Settled:
 
     time: float
     kind: str
-    reading: DieReading
+    reading: DieReading | CardReading
 
     def to_json(self) -> dict:
         return {"time": round(self.time, 3), "event": self.kind, **self.reading.to_json()}
@@ -36,7 +41,7 @@ class Settled:
 
 @dataclass
 class _Die:
-    reading: DieReading
+    reading: DieReading | CardReading
     reported: bool
     tries: int = 0
     patch: np.ndarray | None = None
@@ -48,12 +53,18 @@ class Settler:
     `motion_level` is the grey-level change that counts a small-image pixel as moving and
     `motion_share` the share of such pixels that makes a frame a moving one; `retries` is how
     many still frames a die read without confidence is read again before it is reported as it
-    is (its value None).
+    is (its value None). `reach` is how far, as a share of its size, a die may be nudged and
+    still be the one that lay there; a card laid on the pile of revealed cards lies almost
+    where the one below it did, so cards want a small reach (`CARD_REACH`).
+
+    The same settling serves the racing cards: give it a CardReader.
     """
 
-    def __init__(self, reader: DiceReader, *, zone: Sequence[Sequence[float]] | None = None,
+    def __init__(self, reader: DiceReader | CardReader, *,
+                 zone: Sequence[Sequence[float]] | None = None,
                  stable_frames: int = 5, motion_level: float = 14.0,
-                 motion_share: float = 0.002, small_width: int = 80, retries: int = 3) -> None:
+                 motion_share: float = 0.002, small_width: int = 80, retries: int = 3,
+                 reach: float = 0.75) -> None:
         self.reader = reader
         self.zone = (None if zone is None
                      else cv2.boundingRect(np.asarray(zone, np.float32).reshape(-1, 2)))
@@ -62,6 +73,7 @@ class Settler:
         self.motion_share = motion_share
         self.small_width = small_width
         self.retries = retries
+        self.reach = reach
         self._previous: np.ndarray | None = None
         self._background = np.zeros((0, 0), np.float32)
         self._known = np.zeros((0, 0), bool)
@@ -73,7 +85,7 @@ class Settler:
         self._dice: list[_Die] = []
 
     @property
-    def dice(self) -> list[DieReading]:
+    def dice(self) -> list[DieReading | CardReading]:
         """The dice lying in the roll zone as last seen (reported or not)."""
         return [d.reading for d in self._dice]
 
@@ -141,23 +153,24 @@ class Settler:
                 die.reported = True
                 events.append(Settled(time, LANDED, die.reading))
         for die in unmatched:
-            if self._bare(small, die):
+            if self._bare(small, die) or self._uncovered(die, unmatched):
                 self._dice.remove(die)
                 if die.reported:
                     events.append(Settled(time, GONE, die.reading))
         self._learn_background(small)
         return events
 
-    def _match(self, reading: DieReading, dice: list[_Die]) -> _Die | None:
+    def _match(self, reading: DieReading | CardReading, dice: list[_Die]) -> _Die | None:
         """The die already lying where `reading` is (and of its colour, when colours are
         known), if any."""
         best, best_gap = None, np.inf
         x, y = reading.centre
         for die in dice:
-            if reading.die is not None and die.reading.die not in (None, reading.die):
+            colour = _colour(reading)
+            if colour is not None and _colour(die.reading) not in (None, colour):
                 continue
             bx, by = die.reading.centre
-            reach = 0.75 * max(die.reading.box[2] - die.reading.box[0],
+            reach = self.reach * max(die.reading.box[2] - die.reading.box[0],
                                die.reading.box[3] - die.reading.box[1], 8)
             gap = float(np.hypot(x - bx, y - by))
             if gap <= reach and gap < best_gap:
@@ -180,7 +193,18 @@ class Settler:
             return True
         return float(np.mean(_difference(here, die.patch))) >= self.motion_level
 
-    def _small_box(self, reading: DieReading) -> tuple[int, int, int, int]:
+    def _uncovered(self, die: _Die, unseen: list[_Die]) -> bool:
+        """Whether one that lay there before `die` is seen again where `die` lay: a card
+        taken off the pile of revealed cards shows the card below it. (One laid on top of an
+        older one hides it without making it gone, so it is not read again when it shows.)"""
+        x, y = die.reading.centre
+        for older in self._dice[:self._dice.index(die)]:
+            x0, y0, x1, y1 = older.reading.box
+            if older not in unseen and x0 <= x <= x1 and y0 <= y <= y1:
+                return True
+        return False
+
+    def _small_box(self, reading: DieReading | CardReading) -> tuple[int, int, int, int]:
         """`reading`'s box in the small image's pixels."""
         ox, oy = self._origin
         x0, y0, x1, y1 = reading.box
@@ -208,7 +232,12 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return d.max(axis=2) if d.ndim == 3 else d
 
 
-def _surer(new: DieReading, old: DieReading) -> bool:
+def _colour(reading: DieReading | CardReading) -> str | None:
+    """The colour a reading names: a die's, or a racing card's camel."""
+    return reading.camel if isinstance(reading, CardReading) else reading.die
+
+
+def _surer(new: DieReading | CardReading, old: DieReading | CardReading) -> bool:
     if (new.value is None) != (old.value is None):
         return new.value is not None
     return new.confidence > old.confidence

@@ -1,0 +1,135 @@
+"""The racing card reader on rendered frames: accuracy with and without calibration, colour
+calibration, settling, and `camel-companion read-cards`."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.calibrate import CalibrationError, calibrate_table
+from vision.cards import CardReader, learn_card_colours
+from vision.scoring import Score
+from vision.settle import CARD_REACH, GONE, LANDED, Settler
+from vision.synth import LIGHTS, random_light, random_table
+from vision.synth_cards import (
+    card_calibration_frame,
+    card_frame,
+    card_sequence,
+    random_card_frame,
+    render_cards,
+    score_cards,
+)
+
+
+def read_tables(tables: int, frames: int) -> tuple[Score, Score, Score]:
+    """Cards read on rendered tables, each calibrated from a frame with no cards: in full
+    view with calibration, in full view without it, and every card (hidden ones too) with
+    calibration."""
+    calibrated, anywhere, every = Score(), Score(), Score()
+    for seed in range(tables):
+        rng = np.random.default_rng(400 + seed)
+        table = random_table(int(rng.integers(1 << 30)))
+        light = random_light(rng, LIGHTS[seed % len(LIGHTS)])
+        found = calibrate_table(render_cards(table, [], light, rng=rng).image, table.layout)
+        for _ in range(frames):
+            frame = card_frame(table, light, rng)
+            in_view, all_cards = score_cards(frame, CardReader(table=found).read(frame.image))
+            calibrated.add(in_view)
+            every.add(all_cards)
+            anywhere.add(score_cards(frame, CardReader().read(frame.image))[0])
+    return calibrated, anywhere, every
+
+
+def test_cards_in_the_reveal_zone_are_read_right_or_left_unknown_never_wrong():
+    calibrated, anywhere, every = read_tables(12, 5)
+    assert calibrated.dice >= 50
+    assert calibrated.share(calibrated.right) >= 0.7
+    assert calibrated.wrong == 0 and calibrated.false == 0
+    assert every.share(every.wrong) <= 0.02
+    assert anywhere.share(anywhere.right) >= 0.25
+    assert anywhere.share(anywhere.wrong) <= 0.02 and anywhere.false <= 1
+
+
+def test_a_lone_card_in_full_view_is_read_at_any_turn():
+    for seed in range(6):
+        frame = random_card_frame(seed, count=1, hands=False, light="neutral")
+        (truth,) = frame.cards
+        (card,) = CardReader().read(frame.image)
+        assert (card.camel, card.value) == (truth.camel, truth.value)
+        assert abs(card.centre[0] - (truth.box[0] + truth.box[2]) / 2) < 6
+
+
+def test_card_colours_are_learned_from_one_card_of_each_camel():
+    rng = np.random.default_rng(3)
+    table = random_table(3)
+    light = random_light(rng, "warm")
+    shot = card_calibration_frame(table, light, 1).image
+    colours = learn_card_colours(shot, table=calibrate_table(shot, table.layout))
+    assert sorted(colours.references) == ["blue", "green", "orange", "white", "yellow"]
+    frame = card_frame(table, light, rng, count=1, hands=False)
+    (card,) = CardReader(colours).read(frame.image)
+    assert card.camel == frame.cards[0].camel
+
+
+def test_colour_calibration_without_every_camel_says_so_in_one_line():
+    with pytest.raises(CalibrationError, match=r"^found 0 racing cards, need one of each"):
+        learn_card_colours(np.full((480, 640, 3), 120, np.uint8))
+
+
+def test_each_card_laid_is_read_once_and_reported_gone_when_gathered():
+    frames, truth = card_sequence(1, cards=3, light="neutral")
+    table = calibrate_table(frames[0].image, frames[0].layout)
+    settler = Settler(CardReader(table=table), zone=table.zone, reach=CARD_REACH)
+    events = []
+    for k, frame in enumerate(frames):
+        events += [(k, e.kind, e.reading.camel, e.reading.value)
+                   for e in settler.feed(frame.image, k / 30)]
+    assert [(kind, camel, value) for _, kind, camel, value in events] == \
+        [(t.kind, t.camel, t.value) for t in truth]
+    assert {kind for _, kind, _, _ in events} == {LANDED, GONE}
+    for (k, *_), t in zip(events, truth, strict=True):
+        assert t.frame <= k <= t.frame + settler.stable_frames + 2
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_read_cards_prints_each_card_as_json_after_learning_the_colours(capsys, tmp_path):
+    table = random_table(5)
+    light = random_light(np.random.default_rng(5), "neutral")
+    shot = tmp_path / "calibration.png"
+    cv2.imwrite(str(shot), card_calibration_frame(table, light, 2).image)
+    frame = card_frame(table, light, np.random.default_rng(8), count=1, hands=False)
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), frame.image)
+    status, out, err = run(capsys, "read-cards", str(path), "--calibration", str(shot),
+                           "--json")
+    assert (status, err) == (0, "")
+    (result,) = json.loads(out)
+    (card,) = result["cards"]
+    (truth,) = frame.cards
+    assert result["image"] == str(path)
+    assert (card["camel"], card["value"]) == (truth.camel, truth.value)
+    assert 0.5 <= card["confidence"] <= 1 and len(card["box"]) == 4
+
+
+def test_an_unreadable_image_gets_an_error_and_status_2_after_the_rest(capsys, tmp_path):
+    frame = random_card_frame(2, count=1, hands=False, light="neutral")
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), frame.image)
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not a png")
+    status, out, err = run(capsys, "read-cards", str(broken), str(path), "--json")
+    assert status == 2 and len(err.splitlines()) == 1
+    first, second = json.loads(out)
+    assert first == {"image": str(broken), "error": "not an image OpenCV can read"}
+    assert [(c["camel"], c["value"]) for c in second["cards"]] == \
+        [(frame.cards[0].camel, frame.cards[0].value)]
+    status, out, _ = run(capsys, "read-cards", str(path))
+    assert status == 0 and out.startswith(f"{path}: {frame.cards[0].camel} "
+                                          f"+{frame.cards[0].value} at ")

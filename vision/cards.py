@@ -1,0 +1,327 @@
+"""The racing card reader: a Camel Up Cards racing card laid face up, its camel and +1 or +2.
+
+The rule book says only that each of the 30 racing cards shows a camel colour (blue, green,
+orange, white, yellow) and +1 or +2. Until the printed cards are measured, the reader is built
+for the plainest such card (`CARD_MM`, `MARK_SPOTS`): its face in the camel's colour, with
+one dark camel mark in the middle for +1, or two, one above the other, for +2. Counting the
+marks, each of a known size at a known place, reads the value at any turn of the card; the
+face's colour, matched as the dice's colours are (vision.colours), names the camel.
+
+A card is found as a region closed by edges whose outline is a rectangle of a card's size
+(on a calibrated table, measured in millimetres on the table) or shape (anywhere in a frame,
+without calibration). A card cut by a hand or by another card is not such a region, and is not
+read. As for the dice, what the reader is unsure of it reports as None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.dicesets import CAMELUP_2014
+
+if TYPE_CHECKING:
+    from vision.calibrate import TableCalibration
+
+#: a racing card's face, width x length in millimetres
+CARD_MM = (57.0, 88.0)
+#: where the camel marks' centres lie for each value, in millimetres along the card's length
+#: from its centre
+MARK_SPOTS = {1: (0.0,), 2: (-20.0, 20.0)}
+#: a camel mark's size, across x along the card, in millimetres
+MARK_MM = (34.0, 24.0)
+#: the camels' colours: the racing cards print the 2014 dice's camel colours
+CAMEL_COLOURS = DiceColours({d.colour: d.body_bgr for d in CAMELUP_2014.dice})
+
+#: pixels per millimetre of the views the reader works in (the table seen from above, a card)
+_TABLE_PPM = 2.0
+_CARD_PPM = 2.0
+#: how far around the reveal zone a card may lie and still be read, in millimetres
+_ZONE_MARGIN = 40.0
+EDGE_LOW, EDGE_HIGH = 20, 60
+CHROMA_LOW, CHROMA_HIGH = 10, 30
+#: the side (pixels) of the square a card's face region is eroded by, and how far inside the
+#: card's edge that leaves the region (half the edge line, and the erosion)
+_CUT = 5
+_INSET = 1.0 + _CUT / 2
+#: a mark is darker than this share of the card face around it
+_MARK_DARKNESS = 0.5
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One racing card seen: its camel (None when unsure), its value 1 or 2 (None when unsure),
+    a box around it (x0, y0, x1, y1 in image pixels) and a confidence 0..1."""
+
+    camel: str | None
+    value: int | None
+    box: tuple[int, int, int, int]
+    confidence: float
+    #: the card face's measured colour (B, G, R), for colour calibration; not in the JSON
+    bgr: tuple[float, float, float] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def to_json(self) -> dict:
+        return {"camel": self.camel, "value": self.value, "box": list(self.box),
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class _Face:
+    """A card's face as found: its corners in image pixels and the face seen squarely, short
+    side across (CARD_MM at _CARD_PPM)."""
+
+    corners: np.ndarray
+    image: np.ndarray
+    fit: float
+
+
+class CardReader:
+    """Reads racing cards from BGR frames.
+
+    With a `table` calibration the reader looks in the reveal zone (the roll zone between the
+    markers: Camel Up Cards has no dice) and only for rectangles of a card's size there;
+    without one it looks anywhere in the frame for rectangles of a card's shape. `colours` are
+    the camels' card colours under the table's light (`learn_card_colours`); readings below
+    `threshold` report None for what is unsure.
+    """
+
+    def __init__(self, colours: DiceColours | None = None, *,
+                 table: TableCalibration | None = None, threshold: float = 0.5) -> None:
+        self.colours = colours or CAMEL_COLOURS
+        self.table = table
+        self.threshold = threshold
+
+    def read(self, frame: np.ndarray) -> list[CardReading]:
+        """Every card found face up in `frame`, most confident first."""
+        if self.table is None:
+            faces = _find_faces(frame, frame, np.eye(3), size=None)
+        else:
+            view, to_image = self._table_view(frame)
+            size = (CARD_MM[0] * _TABLE_PPM, CARD_MM[1] * _TABLE_PPM)
+            faces = _find_faces(view, frame, to_image, size=size)
+        readings = [r for r in (self._reading(f, frame.shape) for f in faces) if r is not None]
+        readings.sort(key=lambda r: -r.confidence)
+        return readings
+
+    def _table_view(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The reveal zone and a margin round it seen from straight above, and the
+        homography from that view's pixels to the frame's."""
+        corners = np.linalg.inv(self.table.homography)
+        zone_mm = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2), corners)
+        x0, y0 = zone_mm.reshape(-1, 2).min(axis=0) - _ZONE_MARGIN
+        x1, y1 = zone_mm.reshape(-1, 2).max(axis=0) + _ZONE_MARGIN
+        # view pixels -> table millimetres (y away from the camera, so up in the view)
+        to_mm = np.array([[1 / _TABLE_PPM, 0, x0], [0, -1 / _TABLE_PPM, y1], [0, 0, 1]])
+        to_image = self.table.homography @ to_mm
+        size = (int((x1 - x0) * _TABLE_PPM), int((y1 - y0) * _TABLE_PPM))
+        view = cv2.warpPerspective(frame, to_image, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_CONSTANT)
+        return view, to_image
+
+    def _reading(self, face: _Face, shape: tuple[int, ...]) -> CardReading | None:
+        value, value_sure = _count_marks(face.image)
+        if value is None and value_sure == 0.0:
+            return None  # no camel mark at all: a rectangle of the table, not a card
+        bgr = _face_colour(face.image)
+        match = self.colours.match(np.array(bgr))
+        confidence = min(value_sure, match.confidence, face.fit)
+        height, width = shape[:2]
+        x0, y0 = np.floor(face.corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(face.corners.max(axis=0)).astype(int)
+        box = (int(max(0, x0)), int(max(0, y0)), int(min(width - 1, x1)),
+               int(min(height - 1, y1)))
+        sure = min(value_sure, face.fit) >= self.threshold
+        return CardReading(match.colour if min(match.confidence, face.fit) >= self.threshold
+                           else None,
+                           value if sure else None, box, confidence, bgr)
+
+
+def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
+                size: tuple[float, float] | None) -> list[_Face]:
+    """Card faces in `view`: regions closed by edges whose outline is a card's rectangle (of
+    `size` pixels when it is known), seen squarely from `frame`."""
+    edges = _edges(view)
+    # eroding what lies between the edges cuts a card's face from the table where its
+    # outline has a short gap
+    free = cv2.erode((edges == 0).astype(np.uint8), np.ones((_CUT, _CUT), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    if size is not None:
+        card_area = size[0] * size[1]
+        least, most = 0.4 * card_area, 1.1 * card_area
+    else:
+        least, most = 600, 0.5 * view.shape[0] * view.shape[1]
+    faces = []
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if not least <= area <= most:
+            continue
+        mask = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea)) + np.array([x, y])
+        quad = _quadrilateral(hull)
+        if quad is None:
+            continue
+        fit = _card_fit(quad, hull, size)
+        if fit <= 0.0:
+            continue
+        quad = _grown(quad, _INSET)
+        corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        faces.append(_Face(corners, _squarely(frame, corners), fit))
+    return faces
+
+
+def _edges(image: np.ndarray) -> np.ndarray:
+    """Edges of brightness, and of colour where brightness alone does not tell a card from
+    the table (a card's colour is blurred harder: JPEG keeps colour at half size)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    lightness, a, b = cv2.split(lab)
+    edges = cv2.Canny(cv2.GaussianBlur(lightness, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    for channel in (a, b):
+        edges |= cv2.Canny(cv2.GaussianBlur(channel, (7, 7), 0), CHROMA_LOW, CHROMA_HIGH)
+    return edges
+
+
+def _quadrilateral(hull: np.ndarray) -> np.ndarray | None:
+    """The hull's four corners, clockwise, starting at an end of a short side; None when the
+    hull is not near a quadrilateral."""
+    perimeter = cv2.arcLength(hull, True)
+    for share in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(approx) == 4:
+            break
+    else:
+        return None
+    quad = approx.reshape(4, 2).astype(np.float64)
+    centre = quad.mean(axis=0)
+    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        quad = np.roll(quad, -1, axis=0)
+    return quad
+
+
+def _card_fit(quad: np.ndarray, hull: np.ndarray, size: tuple[float, float] | None) -> float:
+    """How much the region looks like a card's face, 0..1: its hull fills its quadrilateral,
+    and the quadrilateral has a card's size (when known) or shape."""
+    area = cv2.contourArea(quad.astype(np.float32))
+    if area <= 0:
+        return 0.0
+    fill = cv2.contourArea(hull) / area
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if size is not None:
+        off = max(abs(short + 2 * _INSET - size[0]) / size[0],
+                  abs(long + 2 * _INSET - size[1]) / size[1])
+        shape = 1.0 - max(0.0, off - 0.05) / 0.1
+        # a rectangle seen from above: opposite sides equal
+        skew = max(abs(sides[0] - sides[2]) / short, abs(sides[1] - sides[3]) / long)
+        shape = min(shape, 1.0 - max(0.0, skew - 0.06) / 0.1)
+    else:
+        ratio = long / max(short, 1e-9) / (CARD_MM[1] / CARD_MM[0])
+        shape = 1.0 - max(0.0, abs(np.log(ratio)) - 0.12) / 0.12
+    return float(max(0.0, min(1.0, shape, 1.0 - max(0.0, 0.96 - fill) / 0.06)))
+
+
+def _grown(quad: np.ndarray, pixels: float) -> np.ndarray:
+    """`quad` moved out by `pixels` on every side (near enough: along its corners' diagonals)."""
+    centre = quad.mean(axis=0)
+    out = quad - centre
+    lengths = np.linalg.norm(out, axis=1, keepdims=True)
+    return centre + out * (1 + pixels * np.sqrt(2) / np.maximum(lengths, 1e-9))
+
+
+def _squarely(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card's face, short side across, as if seen from straight above."""
+    width, length = (round(v * _CARD_PPM) for v in CARD_MM)
+    target = np.array([[0, 0], [width, 0], [width, length], [0, length]], np.float32)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return cv2.warpPerspective(frame, warp, (width, length), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _marks(card: np.ndarray) -> tuple[np.ndarray, float]:
+    """The dark marks on a card's face (a mask), and the face's grey level round them."""
+    gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inset = round(3 * _CARD_PPM)
+    inner = gray[inset:-inset, inset:-inset]
+    level = float(np.median(inner))
+    # the face's own light, which falls unevenly: the face with its marks closed over
+    closed = round(MARK_MM[1] * _CARD_PPM) | 1
+    around = cv2.dilate(inner, np.ones((closed, closed), np.uint8))
+    lit = np.maximum(cv2.blur(around, (15, 15)), 1.0)
+    dark = (inner < _MARK_DARKNESS * lit).astype(np.uint8)
+    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return dark, level
+
+
+def _count_marks(card: np.ndarray) -> tuple[int | None, float]:
+    """The card's value from its camel marks, and how sure that is: each mark must be a
+    camel's size and lie where the value's marks lie, and nothing else dark may be there.
+    (None, 0) when no mark at all is seen."""
+    dark, _ = _marks(card)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    inset = 3 * _CARD_PPM
+    length = CARD_MM[1] * _CARD_PPM
+    mark_w, mark_h = (v * _CARD_PPM for v in MARK_MM)
+    marks, stray = [], 0.0
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        size = min(1.0 - abs(np.log(w / mark_w)) / 0.35, 1.0 - abs(np.log(h / mark_h)) / 0.35,
+                   1.0 - max(0.0, abs(area / (w * h) - 0.55) - 0.2) / 0.15)
+        if size > 0.0:
+            marks.append((x + w / 2 + inset, y + h / 2 + inset, size))
+        else:
+            stray = max(stray, area / (mark_w * mark_h))
+    if not marks:
+        return None, 0.0
+    if len(marks) not in MARK_SPOTS:
+        return None, 0.01
+    value = len(marks)
+    spots = sorted(length / 2 + s * _CARD_PPM for s in MARK_SPOTS[value])
+    ys = sorted(y for _, y, _ in marks)
+    off = max(*(abs(y - s) for y, s in zip(ys, spots, strict=True)),
+              *(abs(x - CARD_MM[0] * _CARD_PPM / 2) for x, _, _ in marks))
+    place = 1.0 - max(0.0, off / _CARD_PPM - 3.0) / 5.0
+    sure = min(place, *(s for _, _, s in marks), 1.0 - max(0.0, stray - 0.05) / 0.2)
+    return value, float(max(0.01, sure))
+
+
+def _face_colour(card: np.ndarray) -> tuple[float, float, float]:
+    """The median colour of the card's face away from its edge and its marks."""
+    dark, _ = _marks(card)
+    inset = round(3 * _CARD_PPM)
+    inner = card[inset:-inset, inset:-inset]
+    spread = cv2.dilate(dark, np.ones((5, 5), np.uint8))
+    face = inner[spread == 0]
+    if face.size == 0:
+        face = inner.reshape(-1, 3)
+    return tuple(float(c) for c in np.median(face.reshape(-1, 3), axis=0))
+
+
+def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = None,
+                       camels: Sequence[str] = tuple(CAMEL_COLOURS.references)) -> DiceColours:
+    """Each camel's card colour under this light, from one frame showing one card of each
+    camel face up, apart: the cards found are matched to the camels, each once, so that their
+    colours lie nearest the nominal ones overall."""
+    from vision.calibrate import CalibrationError, _cheapest_assignment
+
+    reader = CardReader(table=table, threshold=0.0)
+    seen = [r.bgr for r in reader.read(frame) if r.bgr is not None]
+    if len(seen) < len(camels):
+        raise CalibrationError(f"found {len(seen)} racing cards, need one of each of the "
+                               f"{len(camels)} camels ({', '.join(camels)}): lay them face up "
+                               "in view, apart, and try again")
+    nominal = colour_feature(np.array([CAMEL_COLOURS.references[c] for c in camels]))
+    measured = colour_feature(np.array(seen, np.float64))
+    assignment = _cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
+    return DiceColours({camel: seen[k] for camel, k in zip(camels, assignment, strict=True)})

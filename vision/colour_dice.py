@@ -146,8 +146,10 @@ class ColourDiceReader:
         if self.table is not None:
             lifted = self.table.lifted(self.table.die_mm)
             ppm = _SIDE / self.table.die_mm
+            # the zone in table millimetres: a die standing at (x, y) has its top face there
             corners = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2),
-                                               np.linalg.inv(lifted)).reshape(-1, 2)
+                                               np.linalg.inv(self.table.homography)
+                                               ).reshape(-1, 2)
             margin = self.table.die_mm
             x0, y0 = corners.min(axis=0) - margin
             x1, y1 = corners.max(axis=0) + margin
@@ -156,6 +158,7 @@ class ColourDiceReader:
             inside = np.zeros(size[::-1], np.uint8)
             cv2.fillConvexPoly(inside, np.round((corners - (x0, y0)) * ppm).astype(np.int32), 1)
             # a die lies in the zone, its top face's middle half a die or more from its edge
+            # (where the mat's edge would be a candidate)
             inside = cv2.erode(inside, np.ones((int(_SIDE),) * 2, np.uint8)) > 0
             yield to_frame, cv2.warpPerspective(frame, to_frame, size, flags=cv2.INTER_LINEAR
                                                 | cv2.WARP_INVERSE_MAP), inside

@@ -55,9 +55,9 @@ positions share their card sequences, so the differences are steadier than that 
 
 EXACT_CARDS = 8
 """The most cards left in the deck for which the leg odds are worked out exactly: rows grow
-about fivefold a card, and 8 cards take a few hundred thousand rows at most."""
+about fivefold a card, so with more they would run into the millions."""
 
-EXACT_ROWS = 250_000
+EXACT_ROWS = 150_000
 """The most rows the exact leg odds may branch into at one card, all positions together."""
 
 CARD_TYPES = tuple((camel, value) for camel in CAMELS for value in (1, 2))

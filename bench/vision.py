@@ -1,12 +1,14 @@
 """How well and how fast the dice reader works: prints figures, asserts nothing.
 
-Run: .venv/bin/python bench/vision.py [--dice N] [--quick]
+Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--cards-only]
 
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice). Real photos: the labelled
 sets in ../shared/data/dice-photos, read with no calibration (`--dice any`). Times are per
 frame on one core, at 640x480 and 1280x720: settling alone (a frame the reader is not run on),
-and a full read of the roll zone (what a still frame costs on top).
+and a full read of the roll zone (what a still frame costs on top). Racing cards: rendered
+frames of the reveal zone, read with the table's calibration and without it, and the time of
+a read.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
+from vision.cards import CardReader  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import dice_set  # noqa: E402
 from vision.labelled import SETS, photos  # noqa: E402
@@ -42,6 +45,7 @@ from vision.synth import (  # noqa: E402
     roll_frame,
     roll_sequence,
 )
+from vision.synth_cards import card_frame, render_cards, score_cards  # noqa: E402
 
 PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
 GAMES = ("camelup-2014", "camelup-2018")
@@ -149,17 +153,67 @@ def speed(size: tuple[int, int], repeats: int = 3) -> None:
           f"(--dice any) {np.median(anywhere) * 1e3:.0f} ms")
 
 
+def cards(tables: int, frames_per_table: int = 5) -> None:
+    """Racing cards on rendered tables (each calibrated from a frame with no cards), read with
+    the table's calibration and without it, and the time of a read."""
+    calibrated, anywhere, every = Score(), Score(), Score()
+    by_light: dict[str, Score] = defaultdict(Score)
+    times: dict[str, list[float]] = defaultdict(list)
+    unseen = 0
+    for session in range(tables):
+        rng = np.random.default_rng(20_000 + session)
+        table = random_table(int(rng.integers(1 << 30)))
+        light = random_light(rng, LIGHTS[session % len(LIGHTS)])
+        try:
+            found = calibrate_table(render_cards(table, [], light, rng=rng).image, table.layout)
+        except CalibrationError:
+            unseen += 1
+            continue
+        readers = {"calibrated": CardReader(table=found), "anywhere": CardReader()}
+        for _ in range(frames_per_table):
+            frame = card_frame(table, light, rng)
+            readings = {}
+            for name, reader in readers.items():
+                start = time.perf_counter()
+                readings[name] = reader.read(frame.image)
+                times[name].append(time.perf_counter() - start)
+            in_view, all_cards = score_cards(frame, readings["calibrated"])
+            calibrated.add(in_view)
+            by_light[light.name].add(in_view)
+            every.add(all_cards)
+            anywhere.add(score_cards(frame, readings["anywhere"])[0])
+    print(f"racing cards, rendered ({tables} tables, 640x480, {unseen} left out as their "
+          "markers were not all found; cards in full view):")
+    print(f"  calibrated:   {_of_cards(calibrated)}")
+    print(f"  anywhere:     {_of_cards(anywhere)}")
+    print(f"  every card, hidden ones too, calibrated: {_of_cards(every)}")
+    for light, result in sorted(by_light.items()):
+        print(f"  {light:12s}  {_of_cards(result)}")
+    print(f"  time per frame, one core: calibrated {np.median(times['calibrated']) * 1e3:.1f} ms, "
+          f"anywhere {np.median(times['anywhere']) * 1e3:.1f} ms (median)")
+
+
+def _of_cards(result: Score) -> str:
+    """A score's summary, counting cards (vision.scoring counts everything as dice)."""
+    return result.summary().replace("dice", "cards")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dice", type=int, default=2000, help="rendered dice to read")
     parser.add_argument("--quick", action="store_true", help="200 rendered dice, no photos")
+    parser.add_argument("--cards-only", action="store_true", help="the racing cards alone")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.cards_only:
+        cards(6 if args.quick else 40)
+        return
     speed((640, 480))
     speed((1280, 720))
     if not args.quick:
         real_photos()
     rendered(200 if args.quick else args.dice)
+    cards(6 if args.quick else 40)
 
 
 if __name__ == "__main__":

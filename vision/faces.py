@@ -159,7 +159,8 @@ def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
     # their shape is measured at the core, as closely as a large pip's
     small = big < 7.0
     near = ((pips.polarity[i] == pips.polarity[j]) & (np.hypot(dx, dy) < 6.0 * big)
-            & (big - np.minimum(pips.major[i], pips.major[j]) <= np.maximum(0.375 * big, 2.0))
+            & (np.abs(pips.core[i] - pips.core[j])
+               <= np.maximum(0.375 * np.maximum(pips.core[i], pips.core[j]), 2.0))
             & (np.abs(rnd[i] - rnd[j]) <= 0.2)
             & (np.abs(pips.contrast[i] - pips.contrast[j])
                <= np.where(small, 0.4, 0.25) * np.maximum(pips.contrast[i], pips.contrast[j]))

@@ -32,6 +32,9 @@ class Pips:
     `ring_spread` half the spread of the ring's values that make up `surface` (the tightest run
     of ten in 24 about the median: a ring partly off the face still finds it), and `fill` the
     blob's area over its ellipse's (about 1 for a clean pip, less for two pips run together).
+    The outline runs out into a pip's blur, the further the stronger the pip: centre, `angle`
+    and roundness (`minor` / `major`) are measured at its core (half way from the surface to
+    its peak), and so is `core`, the core's longest diameter, by which pips are alike in size.
     """
 
     x: np.ndarray
@@ -44,6 +47,7 @@ class Pips:
     surface: np.ndarray
     ring_spread: np.ndarray
     fill: np.ndarray
+    core: np.ndarray
 
     def __len__(self) -> int:
         return len(self.x)
@@ -59,7 +63,7 @@ class Pips:
         """The same pips in an image `factor` times larger."""
         return Pips(self.x * factor, self.y * factor, self.major * factor,
                     self.minor * factor, self.angle, self.polarity, self.contrast, self.surface,
-                    self.ring_spread, self.fill)
+                    self.ring_spread, self.fill, self.core * factor)
 
     def shape_covariance(self, index: np.ndarray) -> np.ndarray:
         """The mean second-moment matrix of the pips at `index` (2x2)."""
@@ -87,6 +91,8 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
     """
     window |= 1
     mean = cv2.blur(gray, (window, window))
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (window // 2 | 1,) * 2)
+    levels = gray.astype(np.uint8)
     found = []
     for polarity in (DARK, LIGHT):
         diff = (mean - gray) if polarity == DARK else (gray - mean)
@@ -94,8 +100,19 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
                  "max_diameter": window / 2.0}
         loose = _blobs(gray, diff, polarity, threshold=8.0, **sizes)
         # pips set close together run into one blob at a loose threshold, and so does a face
-        # standing out from a dark table with its pips: a stricter one parts them
-        strict = _blobs(gray, diff, polarity, threshold=24.0, **sizes)
+        # standing out from the table with its pips: a stricter one parts them. The mean of
+        # such a face (a grey die on dark felt, an orange one on pale wood) lies between it and
+        # the table, so the face would still stand out from it; an opening (closing) of pip
+        # size takes the pips out and leaves the face, the surface they stand out from where
+        # it lies beyond the mean
+        # (in whole grey levels, which OpenCV does several times faster)
+        faces = cv2.morphologyEx(levels, cv2.MORPH_CLOSE if polarity == DARK
+                                 else cv2.MORPH_OPEN, element).astype(np.float32)
+        if polarity == DARK:
+            parted = np.minimum(mean, faces) - gray
+        else:
+            parted = gray - np.maximum(mean, faces)
+        strict = _blobs(gray, parted, polarity, threshold=24.0, **sizes)
         if len(loose) and len(strict):
             # one pip found twice: keep the loose outline (it holds the whole pip) unless it
             # is much larger than the strict one, having run into the face's edge or a shadow
@@ -176,22 +193,25 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     surface = np.where(window[:, -1] < 1e6, window.mean(axis=1), np.nan)
     spread = spans[rows, first - lowest] / 2.0
     contrast = polarity * (inside - surface)
-    # the blob's outline runs out into the pip's blur, further the stronger the pip: its centre
-    # and shape are measured where it is at least half way from the surface to its peak, so
-    # pips of one face are alike in shape however they stand out, and a flat one looks flat
-    cx, cy, roundness, angle_, measured = _core_shape(gray, polarity, surface, lab=lab, xs=xs,
-                                                      ys=ys_f, index=index)
+    # measured at the core, pips of one face are alike in size and shape however they stand
+    # out, and a flat one looks flat
+    cx, cy, core, roundness, angle_, measured = _core_shape(gray, polarity, surface, lab=lab,
+                                                            xs=xs, ys=ys_f, index=index)
     mx, my = np.where(measured, cx, mx), np.where(measured, cy, my)
     minor = np.where(measured, major * roundness, minor)
     angle = np.where(measured, angle_, angle)
+    core = np.where(measured, core, major)
     ok = (np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
           & (fill >= 0.8) & compact)
     pol = np.full(len(index), float(polarity))
-    return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill).take(ok)
+    return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill,
+                core).take(ok)
+
 
 def _core_shape(gray: np.ndarray, polarity: int, surface: np.ndarray, *, lab: np.ndarray,
                 xs: np.ndarray, ys: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Centre (x, y), roundness and major-axis direction of each blob's core, and whether it
+    """Centre (x, y), longest diameter, roundness and major-axis direction of each blob's
+    core, and whether it
     could be measured: the blob's pixels weighted by how far they lie from the `surface`
     towards its peak (none below a quarter of the way, fully from three quarters on, so the
     core's outline lies half way, to a fraction of a pixel). A core of under three pixels is
@@ -219,7 +239,7 @@ def _core_shape(gray: np.ndarray, polarity: int, surface: np.ndarray, *, lab: np
     cxy = moment(xs * ys) - mx * my
     half_trace = (cxx + cyy) / 2.0
     disc = np.sqrt(np.maximum(half_trace ** 2 - (cxx * cyy - cxy * cxy), 0.0))
-    roundness = np.sqrt(np.maximum(half_trace - disc, 1e-6) / np.maximum(half_trace + disc,
-                                                                         1e-6))
+    longest = np.maximum(half_trace + disc, 1e-6)
+    roundness = np.sqrt(np.maximum(half_trace - disc, 1e-6) / longest)
     angle = 0.5 * np.arctan2(2.0 * cxy, cxx - cyy)
-    return mx, my, roundness, angle, measured
+    return mx, my, 4.0 * np.sqrt(longest), roundness, angle, measured

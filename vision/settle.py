@@ -19,10 +19,13 @@ import cv2
 import numpy as np
 
 from vision.cards import CardReader, CardReading
+from vision.colour_dice import ColourDiceReader, FaceReading
 from vision.dice import DiceReader, DieReading
 
 LANDED = "landed"
 GONE = "gone"
+#: what any reader settled here reads: a die by its pips or its colour faces, a racing card
+Reading = DieReading | FaceReading | CardReading
 #: the reach for racing cards: a card is the one that lay there only if it has hardly moved
 CARD_REACH = 0.12
 
@@ -33,7 +36,7 @@ class Settled:
 
     time: float
     kind: str
-    reading: DieReading | CardReading
+    reading: Reading
 
     def to_json(self) -> dict:
         return {"time": round(self.time, 3), "event": self.kind, **self.reading.to_json()}
@@ -41,7 +44,7 @@ class Settled:
 
 @dataclass
 class _Die:
-    reading: DieReading | CardReading
+    reading: Reading
     reported: bool
     tries: int = 0
     patch: np.ndarray | None = None
@@ -57,10 +60,11 @@ class Settler:
     still be the one that lay there; a card laid on the pile of revealed cards lies almost
     where the one below it did, so cards want a small reach (`CARD_REACH`).
 
-    The same settling serves the racing cards: give it a CardReader.
+    The same settling serves the racing cards (give it a CardReader) and The Last Camel's
+    colour dice (a ColourDiceReader).
     """
 
-    def __init__(self, reader: DiceReader | CardReader, *,
+    def __init__(self, reader: DiceReader | ColourDiceReader | CardReader, *,
                  zone: Sequence[Sequence[float]] | None = None,
                  stable_frames: int = 5, motion_level: float = 14.0,
                  motion_share: float = 0.002, small_width: int = 80, retries: int = 3,
@@ -85,7 +89,7 @@ class Settler:
         self._dice: list[_Die] = []
 
     @property
-    def dice(self) -> list[DieReading | CardReading]:
+    def dice(self) -> list[Reading]:
         """The dice lying in the roll zone as last seen (reported or not)."""
         return [d.reading for d in self._dice]
 
@@ -160,7 +164,7 @@ class Settler:
         self._learn_background(small)
         return events
 
-    def _match(self, reading: DieReading | CardReading, dice: list[_Die]) -> _Die | None:
+    def _match(self, reading: Reading, dice: list[_Die]) -> _Die | None:
         """The die already lying where `reading` is (and of its colour, when colours are
         known), if any."""
         best, best_gap = None, np.inf
@@ -204,7 +208,7 @@ class Settler:
                 return True
         return False
 
-    def _small_box(self, reading: DieReading | CardReading) -> tuple[int, int, int, int]:
+    def _small_box(self, reading: Reading) -> tuple[int, int, int, int]:
         """`reading`'s box in the small image's pixels."""
         ox, oy = self._origin
         x0, y0, x1, y1 = reading.box
@@ -232,12 +236,12 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return d.max(axis=2) if d.ndim == 3 else d
 
 
-def _colour(reading: DieReading | CardReading) -> str | None:
+def _colour(reading: Reading) -> str | None:
     """The colour a reading names: a die's, or a racing card's camel."""
     return reading.camel if isinstance(reading, CardReading) else reading.die
 
 
-def _surer(new: DieReading | CardReading, old: DieReading | CardReading) -> bool:
+def _surer(new: Reading, old: Reading) -> bool:
     if (new.value is None) != (old.value is None):
         return new.value is not None
     return new.confidence > old.confidence

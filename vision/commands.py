@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.dicesets import DICE_SETS
+from vision.dicesets import GAMES
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -17,7 +17,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     read = commands.add_parser("read-dice", help="read the dice in photos or camera frames")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="print one JSON list")
-    read.add_argument("--game", choices=sorted(DICE_SETS),
+    read.add_argument("--game", choices=sorted(GAMES),
                       help="the dice set (default: the configured game, else camelup-2014)")
     read.add_argument("--calibration", type=Path, metavar="IMAGE",
                       help="first learn the dice's colours from this frame, taken in the same "

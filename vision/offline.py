@@ -23,9 +23,10 @@ from vision.calibrate import (
     learn_colours,
 )
 from vision.cards import CardReader, learn_card_colours
+from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.config import ConfigError, VisionConfig, config_path, load_config
 from vision.dice import DiceReader
-from vision.dicesets import dice_set
+from vision.dicesets import COLOUR_DICE_SETS, colour_dice_set, dice_set
 from vision.markers import write_sheet
 
 
@@ -109,10 +110,16 @@ def _read_cards(args: argparse.Namespace) -> int:
 
 
 def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
-                 threshold: float) -> tuple[DiceReader, Callable[[np.ndarray], DiceReader]]:
-    """A reader for the game's dice, and a way to get the reader for a given image: one that
-    knows the table when the table's calibration fits the image's size."""
-    dice = dice_set(game)
+                 threshold: float
+                 ) -> tuple[DiceReader | ColourDiceReader,
+                            Callable[[np.ndarray], DiceReader | ColourDiceReader]]:
+    """A reader for the game's dice (pips, or colour faces), and a way to get the reader for a
+    given image: one that knows the table when the table's calibration fits the image's
+    size."""
+    if game in COLOUR_DICE_SETS:
+        dice, reader, learn = colour_dice_set(game), ColourDiceReader, learn_face_colours
+    else:
+        dice, reader, learn = dice_set(game), DiceReader, learn_colours
     colours = config.colours_for(game)
     table = config.calibration
     if calibration is not None:
@@ -124,17 +131,17 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
             table = calibrate_table(shot, config.layout)
         except CalibrationError:
             table = None
-        colours = learn_colours(shot, dice, table=table)
-    plain = DiceReader(dice, colours, threshold=threshold)
-    fitted: dict[tuple[int, int], DiceReader] = {}
+        colours = learn(shot, dice, table=table)
+    plain = reader(dice, colours, threshold=threshold)
+    fitted: dict[tuple[int, int], DiceReader | ColourDiceReader] = {}
 
-    def reader_for(image: np.ndarray) -> DiceReader:
+    def reader_for(image: np.ndarray) -> DiceReader | ColourDiceReader:
         size = (image.shape[1], image.shape[0])
         found = table if _fits(table, size) else _table_in(image, config)
         if found is None:
             return plain
         if size not in fitted:
-            fitted[size] = DiceReader(dice, colours, table=found, threshold=threshold)
+            fitted[size] = reader(dice, colours, table=found, threshold=threshold)
         return fitted[size]
 
     return plain, reader_for
@@ -179,7 +186,8 @@ def _line(result: dict, key: str) -> str:
 
 
 def _describe(die: dict) -> str:
-    value = "?" if die["value"] is None else str(die["value"])
+    shown = die["value"] if "value" in die else die["face"]
+    value = "?" if shown is None else str(shown)
     name = die["die"] or "die"
     numeral = f" ({die['numeral']})" if "numeral" in die else ""
     x0, y0, x1, y1 = die["box"]

@@ -544,7 +544,7 @@ def final_card_value(state: State, action: FinalBet, race: RaceOdds) -> float:
 
 def action_values(state: State, leg: LegOdds, race: RaceOdds, *, seed: int = SEED
                   ) -> list[tuple[Action, float]]:
-    """Every action open now with the coins it is expected to bring its player, best first.
+    """Every action open to the player to act with the coins it is expected to bring, best first.
 
     A bet is worth its card's expected pay (a final card less the one it sends back). A
     race-track action is worth what it changes in the expected leg pay of the cards its player
@@ -552,7 +552,8 @@ def action_values(state: State, leg: LegOdds, race: RaceOdds, *, seed: int = SEE
     already say), a hand card is valued as if it is of the colour played and a figure for where
     it is placed, each against the same deck and the same cards drawn.
     """
-    legal = [a for a in legal_actions(state) if not isinstance(a, LegSetup)]
+    legal = [a for a in legal_actions(state)
+             if not isinstance(a, LegSetup) and a.player == state.player_to_act]
     moves = [a for a in legal if isinstance(a, (PlayHand, PlaceFigure))]
     before = start_of(state)
     starts, pairs = [before], []

@@ -1,0 +1,140 @@
+"""The Last Camel's colour dice: read on rendered frames of calibrated tables under every light,
+settled once per landing, and through `camel-companion read-dice --game last-camel`."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.calibrate import CalibrationError, calibrate_table
+from vision.colour_dice import ColourDiceReader, learn_face_colours
+from vision.dicesets import LAST_CAMEL
+from vision.scoring import Score, TrueDie, score
+from vision.settle import GONE, LANDED, Settler
+from vision.synth import LIGHTS, random_light, render
+from vision.synth_colour_dice import (
+    ColourDiePose,
+    calibration_frame,
+    colour_dice_table,
+    roll_frame,
+    roll_sequence,
+)
+
+
+def calibrated(seed, light):
+    """A rendered Last Camel table under `light`, its markers found and the faces' colours
+    learned from one shot of the two dice."""
+    rng = np.random.default_rng(seed)
+    table = colour_dice_table(int(rng.integers(1 << 30)))
+    lit = random_light(rng, light)
+    shot = calibration_frame(table, lit, int(rng.integers(1 << 30)))
+    found = calibrate_table(shot.image, table.layout)
+    return table, lit, found, learn_face_colours(shot.image, LAST_CAMEL, table=found)
+
+
+def truth_of(frame):
+    seen = [TrueDie(d.box, d.face) for d in frame.dice if d.visible]
+    return seen, [d.box for d in frame.dice if not d.visible]
+
+
+@pytest.fixture(scope="module")
+def result() -> Score:
+    total = Score()
+    for k, light in enumerate(LIGHTS * 2):
+        table, lit, found, colours = calibrated(900 + k, light)
+        reader = ColourDiceReader(LAST_CAMEL, colours, table=found)
+        rng = np.random.default_rng(k)
+        for _ in range(8):
+            frame = roll_frame(table, lit, rng)
+            seen, hidden = truth_of(frame)
+            total.add(score(seen, reader.read(frame.image), ignore=hidden))
+    return total
+
+
+def test_the_two_dice_are_mostly_read_right_and_seldom_wrong_under_every_light(result):
+    assert result.dice >= 180
+    assert result.share(result.right) >= 0.85, result.summary()
+    assert result.share(result.wrong) <= 0.01, result.summary()
+
+
+def test_nothing_in_the_roll_zone_but_a_die_is_read_as_one(result):
+    assert result.false <= 1, result.summary()
+
+
+@pytest.mark.parametrize("top", range(6))
+def test_the_top_face_is_read_and_never_a_side_face_the_camera_sees_better(top):
+    table, lit, found, colours = calibrated(31, "neutral")
+    reader = ColourDiceReader(LAST_CAMEL, colours, table=found)
+    seen = []
+    for k, (x, y, yaw) in enumerate(((70.0, 140.0, 0.2), (120.0, 40.0, 0.9), (190.0, 100.0, 1.4))):
+        pose = ColourDiePose(LAST_CAMEL, x, y, yaw, top, spin=k)
+        frame = render(table, [pose], lit, rng=np.random.default_rng(k), jpeg=None)
+        seen += [r.face for r in reader.read(frame.image)]
+    # a top face the reader is unsure of says null; a side face is never read for it
+    assert set(seen) <= {LAST_CAMEL.faces[top].name, None} and len(seen) <= 3
+    assert seen.count(LAST_CAMEL.faces[top].name) >= 2
+
+
+def test_a_reading_not_sure_enough_says_null_and_keeps_its_box():
+    table, lit, found, colours = calibrated(32, "dim")
+    frame = roll_frame(table, lit, np.random.default_rng(3), hands=False)
+    sure = ColourDiceReader(LAST_CAMEL, colours, table=found).read(frame.image)
+    doubtful = ColourDiceReader(LAST_CAMEL, colours, table=found, threshold=1.01)
+    assert [(None, r.box) for r in sure] == [(r.face, r.box) for r in doubtful.read(frame.image)]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_roll_of_the_two_dice_lands_once_each_and_each_is_gone_once_taken(seed):
+    frames, truth = roll_sequence(seed)
+    table = calibrate_table(frames[0].image, frames[0].layout)
+    settler = Settler(ColourDiceReader(LAST_CAMEL, table=table), zone=table.zone)
+    events = []
+    for k, frame in enumerate(frames):
+        events += [(k, e.kind, e.reading.face) for e in settler.feed(frame.image, k / 30)]
+    assert sorted(kind for _, kind, _ in events) == [GONE, GONE, LANDED, LANDED]
+    for kind in (LANDED, GONE):
+        assert sorted(face for _, k, face in events if k == kind) == \
+            sorted(t.face for t in truth if t.kind == kind)
+    for (k, _, _), t in zip(sorted(events), sorted(truth, key=lambda t: t.frame), strict=True):
+        assert t.frame <= k <= t.frame + settler.stable_frames + 2
+
+
+def test_calibration_without_a_die_in_view_says_so():
+    table = colour_dice_table(4)
+    light = random_light(np.random.default_rng(4), "neutral")
+    bare = render(table, [], light, rng=np.random.default_rng(4))
+    with pytest.raises(CalibrationError, match="found no die"):
+        learn_face_colours(bare.image, LAST_CAMEL,
+                           table=calibrate_table(bare.image, table.layout))
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_read_dice_prints_each_die_s_face_as_json_after_learning_the_light(capsys, tmp_path):
+    table = colour_dice_table(21)
+    light = random_light(np.random.default_rng(21), "warm")
+    shot = tmp_path / "calibration.png"
+    cv2.imwrite(str(shot), calibration_frame(table, light, 21).image)
+    frame = roll_frame(table, light, np.random.default_rng(6), hands=False)
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), frame.image)
+    status, out, err = run(capsys, "read-dice", str(path), "--game", "last-camel",
+                           "--calibration", str(shot), "--json")
+    assert (status, err) == (0, "")
+    (result,) = json.loads(out)
+    assert result["image"] == str(path)
+    assert sorted(d["face"] for d in result["dice"]) == sorted(d.face for d in frame.dice)
+    for die in result["dice"]:
+        assert list(die) == ["die", "face", "box", "confidence"]
+        assert die["die"] is None and 0.5 <= die["confidence"] <= 1
+        x0, y0, x1, y1 = die["box"]
+        assert 0 <= x0 < x1 < 640 and 0 <= y0 < y1 < 480
+    status, out, _ = run(capsys, "read-dice", str(path), "--game", "last-camel",
+                         "--calibration", str(shot))
+    assert status == 0 and out.startswith(f"{path}: ") and out.count(" at ") == 2

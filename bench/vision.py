@@ -1,6 +1,6 @@
 """How well and how fast the dice reader works: prints figures, asserts nothing.
 
-Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--cards-only]
+Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--cards-only] [--last-camel-only]
 
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice). Real photos: the labelled
@@ -8,7 +8,8 @@ sets in ../shared/data/dice-photos, read with no calibration (`--dice any`). Tim
 frame on one core, at 640x480 and 1280x720: settling alone (a frame the reader is not run on),
 and a full read of the roll zone (what a still frame costs on top). Racing cards: rendered
 frames of the reveal zone, read with the table's calibration and without it, and the time of
-a read.
+a read. The Last Camel: its two colour dice on rendered tables under every light, calibrated
+(markers, then one shot of the two dice), and the time of a read.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ import numpy as np  # noqa: E402
 
 from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
 from vision.cards import CardReader  # noqa: E402
+from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
-from vision.dicesets import dice_set  # noqa: E402
+from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
 from vision.labelled import SETS, photos  # noqa: E402
 from vision.scoring import Score, TrueDie, score  # noqa: E402
 from vision.settle import Settler  # noqa: E402
@@ -46,6 +48,9 @@ from vision.synth import (  # noqa: E402
     roll_sequence,
 )
 from vision.synth_cards import card_frame, render_cards, score_cards  # noqa: E402
+from vision.synth_colour_dice import calibration_frame as colour_calibration_frame  # noqa: E402
+from vision.synth_colour_dice import colour_dice_table  # noqa: E402
+from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402
 
 PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
 GAMES = ("camelup-2014", "camelup-2018")
@@ -193,6 +198,38 @@ def cards(tables: int, frames_per_table: int = 5) -> None:
           f"anywhere {np.median(times['anywhere']) * 1e3:.1f} ms (median)")
 
 
+def last_camel(tables: int, frames_per_table: int = 8) -> None:
+    """The Last Camel's two dice on rendered tables, each calibrated as at set-up, and the
+    time of a read of the roll zone."""
+    by_light: dict[str, Score] = defaultdict(Score)
+    times = []
+    for session in range(tables):
+        rng = np.random.default_rng(30_000 + session)
+        table = colour_dice_table(int(rng.integers(1 << 30)))
+        light = random_light(rng, LIGHTS[session % len(LIGHTS)])
+        shot = colour_calibration_frame(table, light, int(rng.integers(1 << 30))).image
+        found = calibrate_table(shot, table.layout)
+        reader = ColourDiceReader(LAST_CAMEL, learn_face_colours(shot, LAST_CAMEL, table=found),
+                                  table=found)
+        for _ in range(frames_per_table):
+            frame = colour_roll_frame(table, light, rng)
+            start = time.perf_counter()
+            readings = reader.read(frame.image)
+            times.append(time.perf_counter() - start)
+            by_light[light.name].add(score([TrueDie(d.box, d.face) for d in frame.dice
+                                            if d.visible], readings,
+                                           ignore=[d.box for d in frame.dice if not d.visible]))
+    total = Score()
+    for result in by_light.values():
+        total.add(result)
+    print(f"The Last Camel's dice, rendered ({tables} tables, 640x480, calibrated):")
+    print(f"  all:          {total.summary()}")
+    for light, result in sorted(by_light.items()):
+        print(f"  {light:12s}  {result.summary()}")
+    print(f"  time per frame, one core: {np.median(times) * 1e3:.1f} ms median, slowest "
+          f"{max(times) * 1e3:.1f} ms")
+
+
 def _of_cards(result: Score) -> str:
     """A score's summary, counting cards (vision.scoring counts everything as dice)."""
     return result.summary().replace("dice", "cards")
@@ -203,10 +240,15 @@ def main() -> None:
     parser.add_argument("--dice", type=int, default=2000, help="rendered dice to read")
     parser.add_argument("--quick", action="store_true", help="200 rendered dice, no photos")
     parser.add_argument("--cards-only", action="store_true", help="the racing cards alone")
+    parser.add_argument("--last-camel-only", action="store_true",
+                        help="The Last Camel's dice alone")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.cards_only:
         cards(6 if args.quick else 40)
+        return
+    if args.last_camel_only:
+        last_camel(6 if args.quick else 36)
         return
     speed((640, 480))
     speed((1280, 720))
@@ -214,6 +256,7 @@ def main() -> None:
         real_photos()
     rendered(200 if args.quick else args.dice)
     cards(6 if args.quick else 40)
+    last_camel(6 if args.quick else 36)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ read. As for the dice, what the reader is unsure of it reports as None.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -132,8 +132,12 @@ class CardReader:
         value, value_sure = _count_marks(face.image)
         if value is None and value_sure == 0.0:
             return None  # no camel mark at all: a rectangle of the table, not a card
-        bgr = _face_colour(face.image)
+        bgr, *parts = _face_colours(face.image)
         match = self.colours.match(np.array(bgr))
+        # every part of the face must show the camel the whole face does
+        agree = min(m.confidence if m.colour == match.colour else 0.0
+                    for m in (self.colours.match(np.array(part)) for part in parts))
+        match = replace(match, confidence=min(match.confidence, 0.25 + agree))
         confidence = min(value_sure, match.confidence, face.fit)
         height, width = shape[:2]
         x0, y0 = np.floor(face.corners.min(axis=0)).astype(int)
@@ -296,16 +300,26 @@ def _count_marks(card: np.ndarray) -> tuple[int | None, float]:
     return value, float(max(0.01, sure))
 
 
-def _face_colour(card: np.ndarray) -> tuple[float, float, float]:
-    """The median colour of the card's face away from its edge and its marks."""
+def _face_colours(card: np.ndarray) -> list[tuple[float, float, float]]:
+    """The median colour of the card's face away from its edge and its marks: over the whole
+    face first, then over each sixth of it (a lamp's glare or a shadow shows as sixths of
+    unlike colours)."""
     dark, _ = _marks(card)
     inset = round(3 * _CARD_PPM)
     inner = card[inset:-inset, inset:-inset]
-    spread = cv2.dilate(dark, np.ones((5, 5), np.uint8))
-    face = inner[spread == 0]
-    if face.size == 0:
-        face = inner.reshape(-1, 3)
-    return tuple(float(c) for c in np.median(face.reshape(-1, 3), axis=0))
+    bare = cv2.dilate(dark, np.ones((5, 5), np.uint8)) == 0
+    height, width = bare.shape
+    parts = [(slice(0, height), slice(0, width))]
+    parts += [(slice(height * i // 3, height * (i + 1) // 3), slice(width * j // 2,
+                                                                   width * (j + 1) // 2))
+              for i in range(3) for j in range(2)]
+    colours = []
+    for rows, columns in parts:
+        face = inner[rows, columns][bare[rows, columns]]
+        if len(face) < 20:
+            face = inner[rows, columns].reshape(-1, 3)
+        colours.append(tuple(float(c) for c in np.median(face, axis=0)))
+    return colours
 
 
 def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = None,

@@ -8,34 +8,49 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.calibrate import CalibrationError, calibrate_table
+from vision.calibrate import CalibrationError, TableCalibration, calibrate_table
 from vision.cards import CardReader, learn_card_colours
+from vision.colours import DiceColours
 from vision.scoring import Score
 from vision.settle import CARD_REACH, GONE, LANDED, Settler
-from vision.synth import LIGHTS, random_light, random_table
+from vision.synth import LIGHTS, Light, Table, random_light, random_table
 from vision.synth_cards import (
     card_calibration_frame,
     card_frame,
     card_sequence,
     random_card_frame,
-    render_cards,
     score_cards,
 )
 
 
+def calibrated_cards(table: Table, light: Light, seed: int
+                     ) -> tuple[TableCalibration, DiceColours]:
+    """The table's markers and the cards' colours, learned as at set-up from one card of each
+    camel; laid out again when calibration asks for it, as a person would (three tries)."""
+    for attempt in range(3):
+        shot = card_calibration_frame(table, light, seed * 10 + attempt).image
+        found = calibrate_table(shot, table.layout)
+        try:
+            return found, learn_card_colours(shot, table=found)
+        except CalibrationError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def read_tables(tables: int, frames: int) -> tuple[Score, Score, Score]:
-    """Cards read on rendered tables, each calibrated from a frame with no cards: in full
-    view with calibration, in full view without it, and every card (hidden ones too) with
-    calibration."""
+    """Cards read on rendered tables: in full view on the calibrated table, in full view with
+    no calibration at all, and every card (hidden ones too) on the calibrated table."""
     calibrated, anywhere, every = Score(), Score(), Score()
     for seed in range(tables):
         rng = np.random.default_rng(400 + seed)
         table = random_table(int(rng.integers(1 << 30)))
         light = random_light(rng, LIGHTS[seed % len(LIGHTS)])
-        found = calibrate_table(render_cards(table, [], light, rng=rng).image, table.layout)
+        found, colours = calibrated_cards(table, light, seed)
+        reader = CardReader(colours, table=found)
         for _ in range(frames):
             frame = card_frame(table, light, rng)
-            in_view, all_cards = score_cards(frame, CardReader(table=found).read(frame.image))
+            in_view, all_cards = score_cards(frame, reader.read(frame.image))
             calibrated.add(in_view)
             every.add(all_cards)
             anywhere.add(score_cards(frame, CardReader().read(frame.image))[0])
@@ -45,10 +60,10 @@ def read_tables(tables: int, frames: int) -> tuple[Score, Score, Score]:
 def test_cards_in_the_reveal_zone_are_read_right_or_left_unknown_never_wrong():
     calibrated, anywhere, every = read_tables(12, 5)
     assert calibrated.dice >= 50
-    assert calibrated.share(calibrated.right) >= 0.7
-    assert calibrated.wrong == 0 and calibrated.false == 0
-    assert every.share(every.wrong) <= 0.02
-    assert anywhere.share(anywhere.right) >= 0.25
+    assert calibrated.share(calibrated.right) >= 0.8
+    assert calibrated.share(calibrated.wrong) <= 0.01 and calibrated.false == 0
+    assert every.share(every.wrong) <= 0.01
+    assert anywhere.share(anywhere.right) >= 0.6
     assert anywhere.share(anywhere.wrong) <= 0.02 and anywhere.false <= 1
 
 

@@ -35,12 +35,15 @@ def test_the_page_allows_no_script_or_style_from_elsewhere(client):
 
 
 def test_every_asset_is_served_by_the_companion_itself(client):
-    page = client.get("/").text
-    assets = re.findall(r'(?:href|src)="([^"]+)"', page)
-    assert assets and all(a.startswith("/static/") for a in assets)
-    for asset in assets:
-        with client.get(asset) as answer:
-            assert answer.status_code == 200
+    for page in ("/", "/new", "/calibrate"):
+        text = client.get(page).text
+        assets = re.findall(r'(?:<link[^>]*href|src)="([^"]+)"', text)
+        assert assets and all(a.startswith("/static/") for a in assets), page
+        links = re.findall(r'<a [^>]*href="([^"]+)"', text)
+        assert all(a.startswith("/") and not a.startswith("//") for a in links), page
+        for asset in assets + links:
+            with client.get(asset) as answer:
+                assert answer.status_code == 200, asset
     for path in WEB.rglob("*"):
         if path.suffix in {".html", ".css", ".js"}:
             text = path.read_text()

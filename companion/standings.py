@@ -65,8 +65,8 @@ def odds_text(odds: dict[str, Any], player: str | None) -> str:
     camels = list(odds["leg"])
     width = max(len(c) for c in camels)
     places = len(next(iter(odds["leg"].values())))
-    lines = ["Leg (exact)".ljust(width + 2) + "".join(f"{_ordinal(k + 1):>7}"
-                                                     for k in range(places))]
+    title = "Leg" if "assumes" in odds else "Leg (exact)"
+    lines = [title.ljust(width + 2) + "".join(f"{_ordinal(k + 1):>7}" for k in range(places))]
     for camel, chances in odds["leg"].items():
         lines.append(f"  {camel:<{width}}" + "".join(f"{p:>7.1%}" for p in chances))
     race = odds["race"]
@@ -79,6 +79,8 @@ def odds_text(odds: dict[str, Any], player: str | None) -> str:
     if odds["actions"]:
         lines += ["", f"What each action is worth to {player}, in coins:"]
         lines += [f"  {a['ev']:+6.2f}  {_action_words(a['action'])}" for a in odds["actions"]]
+    if "assumes" in odds:
+        lines += ["", f"These odds assume: {odds['assumes']}"]
     return "\n".join(lines)
 
 
@@ -87,13 +89,20 @@ def _ordinal(n: int) -> str:
 
 
 def _action_words(action: dict[str, Any]) -> str:
+    """An action as a player would say it, for any game with odds."""
     kind = action["action"]
     if kind == "leg_bet":
-        return f"leg bet on {action['camel']}"
-    if kind == "race_bet":
+        card = f" {action['kind']} card" if "kind" in action else ""
+        return f"leg bet{card} on {action['camel']}"
+    if kind in ("race_bet", "final_bet"):
         return f"{action['pile']} card on {action['camel']}"
     if kind == "partnership":
         return f"partnership with {action['with']}"
+    if kind == "place_figure":
+        return f"{action['figure']} on {action['space']}"
+    if kind == "play_hand":
+        return f"hand card on {action['camel']}"
     if "space" in action:
         return f"{kind.replace('_', ' ')} on {action['space']}, {action['side']}"
-    return "roll (take a pyramid ticket)" if kind == "roll" else kind.replace("_", " ")
+    return {"roll": "roll (take a pyramid ticket)",
+            "reveal": "reveal the top racing card"}.get(kind, kind.replace("_", " "))

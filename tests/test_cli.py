@@ -216,3 +216,12 @@ def test_importing_a_bad_game_log_stores_nothing(tmp_path):
     bad = write(tmp_path, EXAMPLE_2014 + '{"player": "Ann", "action": "roll"}\n')
     assert refused(companion("import", bad, "--db", db)).startswith(f"{bad}:6: ")
     assert not db.exists()
+
+
+def test_odds_of_a_camel_up_cards_game_read_as_a_person_says_them():
+    done = companion("odds", "examples/camelup-cards.jsonl", "--upto", "3",
+                     cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert "palm on 4" in done.stdout and "hand card on white" in done.stdout
+    assert "reveal the top racing card" in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1].startswith("These odds assume: Cards not seen")

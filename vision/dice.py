@@ -159,14 +159,18 @@ class DiceReader:
         fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
         faces = []
         seen = []
-        pyramid, at = gray, 1.0
+        colour = image if image.ndim == 3 else None
+        pyramid, tinted, at = gray, colour, 1.0
         for factor, window in self._scales(gray.shape):
             if factor > 1.0:
                 searched = cv2.resize(gray, None, fx=factor, fy=factor,
                                       interpolation=cv2.INTER_LINEAR)
+                tinted = None if colour is None else cv2.resize(
+                    colour, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
             else:
                 while at > factor:
                     pyramid, at = cv2.pyrDown(pyramid), at / 2
+                    tinted = None if tinted is None else cv2.pyrDown(tinted)
                 searched = pyramid
             blurred = fine if factor == 1.0 else cv2.GaussianBlur(
                 searched.astype(np.float32), (3, 3), 0)
@@ -180,7 +184,7 @@ class DiceReader:
                 seen.append(pips.scaled(1 / factor))
             else:
                 few = FewPips()
-            for found in read_faces(pips, blurred, few):
+            for found in read_faces(pips, blurred, few, colour=tinted):
                 face = found.scaled(1 / factor)
                 if factor >= 1.0 or _uniform_in_full(face, fine):
                     faces.append(face)

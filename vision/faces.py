@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.colours import colour_feature
 from vision.pips import Pips
 
 #: where n found pips may sit on the 3x3 grid (corner cells at +-1+-1j), one orientation
@@ -35,6 +36,9 @@ _ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
 _MIN_LONE_ROUNDNESS = 0.65
 #: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
 _MAX_LOPSIDED = 0.25
+#: how far the colour (red and green shares of the light) must stray from a face's for the
+#: face to end there: ordinary variation under one light is about 0.03
+_COLOUR_EDGE = 0.08
 #: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
 _FACE_REACH = 1.75
 
@@ -230,22 +234,25 @@ def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray,
     return (off.sum(axis=1) <= 1) & ~(off[:, 1:] & off[:, :-1]).any(axis=1)
 
 
-def read_faces(pips: Pips, gray: np.ndarray, few: FewPips = FewPips()) -> list[Face]:
-    """Every face that can be read from `pips`, splitting groups that hold more than one."""
+def read_faces(pips: Pips, gray: np.ndarray, few: FewPips = FewPips(), *,
+               colour: np.ndarray | None = None) -> list[Face]:
+    """Every face that can be read from `pips`, splitting groups that hold more than one.
+    With `colour` (the BGR image `gray` was made from, at its size) a face also ends where
+    the colour changes: a blue face on green felt may be as bright as the felt."""
     faces = []
     for group in group_pips(pips, gray):
-        faces.extend(_read_group(pips, group, gray, few, 0))
+        faces.extend(_read_group(pips, group, gray, few, 0, colour=colour))
     return faces
 
 
 def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
-                depth: int) -> list[Face]:
+                depth: int, *, colour: np.ndarray | None = None) -> list[Face]:
     """The faces in `group`, splitting it when it holds more than one: first by roundness (a
     side face's pips are flatter than the top's), then by position, then by leaving out one
     pip. A face read from part of a group must have none of the rest lying on it, and a single
     pip split off is read as a one only when the rest were clearly flatter: a lone pip of a two
     or three must never pass for a one."""
-    face = read_face(pips, group, gray, few)
+    face = read_face(pips, group, gray, few, colour=colour)
     if face is not None:
         return [face]
     if len(group) < 2 or depth > 2:
@@ -261,17 +268,18 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
         flatter = index[order[:k + 1]].tolist()
         for part, single_ok in ((rounder, gaps[k] >= 0.12), (flatter, False)):
             if len(part) > 1 or single_ok:
-                found += _read_group(pips, part, gray, few, depth + 1)
+                found += _read_group(pips, part, gray, few, depth + 1, colour=colour)
     if not found and len(group) >= 4:
         left, right = _split_in_two(np.stack([pips.x[index], pips.y[index]], 1))
         for part in (left, right):
             if len(part) > 1:
-                found += _read_group(pips, index[part].tolist(), gray, few, depth + 1)
+                found += _read_group(pips, index[part].tolist(), gray, few, depth + 1,
+                                     colour=colour)
     if not found and 3 <= len(group) <= 7:
         for k in range(len(group)):
             if not _stands_out(pips, group[k], group[:k] + group[k + 1:]):
                 continue
-            face = read_face(pips, group[:k] + group[k + 1:], gray, few)
+            face = read_face(pips, group[:k] + group[k + 1:], gray, few, colour=colour)
             if face is not None:
                 found = [face]
                 break
@@ -320,8 +328,9 @@ class _Reading:
 
 
 def read_face(pips: Pips, group: list[int], gray: np.ndarray,
-              few: FewPips = FewPips()) -> Face | None:
-    """The face the pips of `group` show, or None when they show none clearly."""
+              few: FewPips = FewPips(), *, colour: np.ndarray | None = None) -> Face | None:
+    """The face the pips of `group` show, or None when they show none clearly (`colour` as
+    for read_faces)."""
     n = len(group)
     index = np.array(group)
     if n > 6 or (n <= 2 and (float(np.median(pips.contrast[index])) < few.contrast
@@ -363,9 +372,11 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
                                reading.offset, reading.surface_spots)
     if reading is None:
         return None
+    sx, sy = to_image(reading.surface_spots + reading.offset)
+    bgr = None if colour is None else np.median(bilinear(colour, sx, sy), axis=0)
     outline, ends, reach = _outline(gray, centre, unwhiten, offset=reading.offset,
                                      a=reading.a, surface=surface, contrast=contrast,
-                                     lone=n == 1)
+                                     lone=n == 1, colour=colour, bgr=bgr)
     if ends.sum() < few.edges:
         return None
     if n == 1:
@@ -375,7 +386,6 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
         lopsided = np.abs(reach[:4] - reach[4:]) / (reach[:4] + reach[4:])
         if (both.any() and float(lopsided[both].mean()) > _MAX_LOPSIDED) or reach.min() < 1.2:
             return None
-    sx, sy = to_image(reading.surface_spots + reading.offset)
     gx, gy = to_image(reading.offset + np.array([0, reading.a, 1j * reading.a]))
     t = pips.angle[index]
     minor_direction = math.atan2(np.sin(2 * t).mean(), np.cos(2 * t).mean()) / 2 + math.pi / 2
@@ -453,13 +463,15 @@ def _stretch(z: np.ndarray, rows: float) -> np.ndarray:
 
 
 def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offset: complex,
-             a: complex, surface: float, contrast: float,
-             lone: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             a: complex, surface: float, contrast: float, lone: bool,
+             colour: np.ndarray | None = None, bgr: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the face's surface ends along 8 directions from its centre (pixels, 8x2), whether
     it ends within reach in each, and how far (in the scan's units; a lone pip's in pip
     diameters). The scan runs in grid units (`a`), past the pips:
     along the grid's axes from just outside the outer cells, along its diagonals from beyond
-    the corner pips; a lone pip's face is scanned from just outside the pip."""
+    the corner pips; a lone pip's face is scanned from just outside the pip. With `colour`,
+    the face also ends where a colour channel strays far from the face's own `bgr`."""
     t = np.linspace(0.0, 1.0, 16)
     if lone:
         reach = np.stack([0.8 + 3.4 * t] * 8)
@@ -471,6 +483,12 @@ def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offs
                                             np.stack([np.real(z), np.imag(z)]))
     values = bilinear(gray, pts[0], pts[1])
     off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
+    if colour is not None:
+        hue = colour_feature(bilinear(colour, pts[0], pts[1]))[..., :2]
+        strays = np.hypot(*(hue - colour_feature(bgr)[:2]).transpose(2, 0, 1)) > _COLOUR_EDGE
+        # an edge is where the colour changes and stays changed: next to a pip it is blurred
+        # for a sample or so (a camera's colour is coarser than its brightness)
+        off[:, :-1] |= strays[:, :-1] & strays[:, 1:]
     found = off.any(axis=1)
     first = np.where(found, off.argmax(axis=1), len(t) - 1)
     rows = np.arange(8)

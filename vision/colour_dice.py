@@ -253,7 +253,7 @@ def _squares(view: np.ndarray, where: np.ndarray | None) -> list[_Square]:
     window = (int(0.7 * _SIDE),) * 2
     busy = cv2.blur(cv2.blur(strength, window), window)
     peaks = (busy >= cv2.dilate(busy, np.ones((int(0.5 * _SIDE),) * 2, np.uint8))) & (
-        busy > 0.5 * _EDGE_FLOOR)
+        busy > _EDGE_FLOOR)
     if where is not None:
         peaks &= where
     ys, xs = np.nonzero(peaks)
@@ -280,8 +280,9 @@ def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, 
     dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
     score = _edge_score(gx, gy, (start[0] + dx, start[1] + dy), turn, along=along)
     places: list[tuple[float, float]] = []
+    least = max(_EDGE_FLOOR, 0.5 * float(score.max()))
     for k in np.argsort(-score):
-        if score[k] < _EDGE_FLOOR or len(places) == _PLACES:
+        if score[k] < least or len(places) == _PLACES:
             break
         place = (start[0] + float(dx[k]), start[1] + float(dy[k]))
         if all(math.dist(place, p) >= 0.3 * _SIDE for p in places):
@@ -337,17 +338,24 @@ def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.nd
     is a little larger or smaller than the calibration says, and its edge is blurred)."""
     cx, cy = centres
     ca, sa = math.cos(angle), math.sin(angle)
+    # the colour change across each pair of sides, measured only round these squares
+    room = math.hypot(_SIDE / 2 + max(map(abs, _BAND)), float(np.abs(along).max())) + 2
+    x0, y0 = max(0, int(cx.min() - room)), max(0, int(cy.min() - room))
+    x1, y1 = int(cx.max() + room) + 1, int(cy.max() + room) + 1
+    wx, wy = gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
+    height, width = wx.shape[:2]
     sides = []
-    for nx, ny in ((ca, sa), (-ca, -sa), (-sa, ca), (sa, -ca)):
-        strongest = 0.0
-        for reach in _SIDE / 2 + np.array(_BAND):
-            px = cx[:, None] + nx * reach - ny * along[None]
-            py = cy[:, None] + ny * reach + nx * along[None]
-            xi = np.clip(np.round(px).astype(int), 0, gx.shape[1] - 1)
-            yi = np.clip(np.round(py).astype(int), 0, gx.shape[0] - 1)
-            across = gx[yi, xi] * nx + gy[yi, xi] * ny
-            strongest = np.maximum(strongest, np.sqrt((across ** 2).sum(axis=-1)))
-        sides.append(strongest.mean(axis=1))
+    for nx, ny in ((ca, sa), (-sa, ca)):
+        across = np.sqrt(((wx * nx + wy * ny) ** 2).sum(axis=-1))
+        for sign in (1.0, -1.0):
+            strongest = 0.0
+            for reach in _SIDE / 2 + np.array(_BAND):
+                px = cx[:, None] + sign * (nx * reach - ny * along[None]) - x0 + 0.5
+                py = cy[:, None] + sign * (ny * reach + nx * along[None]) - y0 + 0.5
+                xi = np.clip(px.astype(np.intp), 0, width - 1)
+                yi = np.clip(py.astype(np.intp), 0, height - 1)
+                strongest = np.maximum(strongest, across[yi, xi])
+            sides.append(strongest.mean(axis=1))
     sides = np.array(sides)
     return 0.5 * (sides.min(axis=0) + sides.mean(axis=0))
 

@@ -38,6 +38,8 @@ MARK_MM = (34.0, 24.0)
 #: the camels' colours: the racing cards print the 2014 dice's camel colours
 CAMEL_COLOURS = DiceColours({d.colour: d.body_bgr for d in CAMELUP_2014.dice})
 
+#: the gains (B, G, R) a warm lamp and daylight give a colour, against neutral light
+LIGHT_TINTS = ((1.0, 1.0, 1.0), (0.85, 0.95, 1.05), (1.06, 1.0, 0.94))
 #: pixels per millimetre of the views the reader works in (the table seen from above, a card)
 _TABLE_PPM = 2.0
 _CARD_PPM = 2.0
@@ -97,6 +99,9 @@ class CardReader:
     def __init__(self, colours: DiceColours | None = None, *,
                  table: TableCalibration | None = None, threshold: float = 0.5) -> None:
         self.colours = colours or CAMEL_COLOURS
+        # colours not learned under this light: the camel must be the same whatever the
+        # light's tint, from a warm lamp to daylight
+        self.tints = ((1.0, 1.0, 1.0),) if colours is not None else LIGHT_TINTS
         self.table = table
         self.threshold = threshold
 
@@ -134,9 +139,13 @@ class CardReader:
             return None  # no camel mark at all: a rectangle of the table, not a card
         bgr, *parts = _face_colours(face.image)
         match = self.colours.match(np.array(bgr))
-        # every part of the face must show the camel the whole face does
+        # every part of the face, and the whole face under every tint, must show the camel the
+        # whole face does
         agree = min(m.confidence if m.colour == match.colour else 0.0
                     for m in (self.colours.match(np.array(part)) for part in parts))
+        for tint in self.tints:
+            tinted = self.colours.match(np.array(bgr) / tint)
+            agree = min(agree, tinted.confidence if tinted.colour == match.colour else 0.0)
         match = replace(match, confidence=min(match.confidence, 0.25 + agree))
         confidence = min(value_sure, match.confidence, face.fit)
         height, width = shape[:2]

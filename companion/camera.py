@@ -16,6 +16,8 @@ frame, so a table nobody is watching pays nothing for the view.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import logging
 import threading
 import time
@@ -27,6 +29,10 @@ from companion.table import Seen, Table, TableClosed
 
 log = logging.getLogger(__name__)
 
+MMAP_THRESHOLD = 256 * 1024
+"""Bytes from which glibc gives each allocation pages of its own, returned when freed."""
+M_MMAP_THRESHOLD = -3
+"""glibc's mallopt parameter number for the mmap threshold (malloc.h)."""
 REOPEN_TIME = 3.0
 """Seconds between tries to open a camera that is off."""
 STALL_TIME = 10.0
@@ -73,6 +79,7 @@ class TableCamera:
 
     def attach(self, table: Table) -> TableCamera:
         """Start watching for `table`: it shows this camera and keeps watch over it."""
+        return_freed_frames()
         self.table = table
         table.camera = self
         table.heartbeat.append(self.watch)
@@ -232,6 +239,25 @@ class TableCamera:
         if self.table is not None and not self.table.is_closed:
             with contextlib.suppress(TableClosed):
                 self.table.announce(text)
+
+
+def return_freed_frames() -> None:
+    """Make freed frames go back to the system at once, on glibc (a Pi, Debian).
+
+    Frames are large and short-lived. glibc raises its mmap threshold each time it frees a
+    large block, after which frames are carved from its arenas and kept there when freed: a
+    camera thread then holds tens of megabytes it no longer uses (measured: 152 MB resident
+    against 105 MB for the same frames rendered). Fixing the threshold keeps every frame in
+    pages of its own. Elsewhere (no glibc) nothing is done.
+    """
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        mallopt = ctypes.CDLL(name).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
 def _close(source: Any) -> None:

@@ -163,39 +163,47 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     depth = diff[ys, xs.astype(np.intp)]
     peak = np.zeros(n, np.float32)
     np.maximum.at(peak, lab, depth)
-    core = (depth >= 0.5 * peak[lab]).astype(np.float64)
-    inside = (np.bincount(lab, core * gray[ys, xs.astype(np.intp)], minlength=n)[index]
-              / np.bincount(lab, core, minlength=n)[index])
+    strong = (depth >= 0.5 * peak[lab]).astype(np.float64)
+    inside = (np.bincount(lab, strong * gray[ys, xs.astype(np.intp)], minlength=n)[index]
+              / np.bincount(lab, strong, minlength=n)[index])
     half_trace = (cxx + cyy) / 2.0
     disc = np.sqrt(np.maximum(half_trace ** 2 - (cxx * cyy - cxy * cxy), 0.0))
     major = 4.0 * np.sqrt(half_trace + disc)
     minor = 4.0 * np.sqrt(np.maximum(half_trace - disc, 1e-6))
     angle = 0.5 * np.arctan2(2.0 * cxy, cxx - cyy)
     fill = count / (np.pi / 4.0 * major * minor)
-    compact = (major <= 1.2 * max_diameter) & (major <= 3.5 * minor)
 
     surface, spread = _surface(gray, mx, my, 0.55 * major + 1.0)
     contrast = polarity * (inside - surface)
+    # only blobs shaped like a pip and standing out from a surface are measured further
+    like = (np.isfinite(surface) & (contrast >= min_contrast) & (fill >= 0.8)
+            & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor))
+    if not like.any():
+        return concat_pips([])
+    blobs = np.zeros(n, bool)
+    blobs[index[like]] = True
+    pixels = blobs[lab]
+    index, mx, my, major, minor, angle, fill, inside, surface, spread = (
+        a[like] for a in (index, mx, my, major, minor, angle, fill, inside, surface, spread))
     # measured at the core, pips of one face are alike in size and shape however they stand
     # out, and a flat one looks flat
-    cx, cy, core, roundness, angle_, measured = _core_shape(gray, polarity, surface, lab=lab,
-                                                            xs=xs, ys=ys_f, index=index)
+    cx, cy, size, roundness, angle_, measured = _core_shape(
+        gray, polarity, surface, lab=lab[pixels], xs=xs[pixels], ys=ys_f[pixels], index=index)
     mx, my = np.where(measured, cx, mx), np.where(measured, cy, my)
     minor = np.where(measured, major * roundness, minor)
     angle = np.where(measured, angle_, angle)
-    core = np.where(measured, core, major)
+    size = np.where(measured, size, major)
     # a strong pip's outline runs far into its blur, and a ring round it, at a face's corner,
     # runs off the face: where the core says the pip is much smaller, look again closer in
-    closer = measured & (0.75 * core + 1.5 < 0.55 * major + 1.0)
+    closer = measured & (0.75 * size + 1.5 < 0.55 * major + 1.0)
     if closer.any():
-        near, near_spread = _surface(gray, mx[closer], my[closer], 0.75 * core[closer] + 1.5)
+        near, near_spread = _surface(gray, mx[closer], my[closer], 0.75 * size[closer] + 1.5)
         surface[closer], spread[closer] = near, near_spread
-        contrast = polarity * (inside - surface)
-    ok = (np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
-          & (fill >= 0.8) & compact)
+    contrast = polarity * (inside - surface)
+    ok = np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
     pol = np.full(len(index), float(polarity))
     return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill,
-                core).take(ok)
+                size).take(ok)
 
 
 def _surface(gray: np.ndarray, x: np.ndarray, y: np.ndarray, radius: np.ndarray

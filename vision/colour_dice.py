@@ -171,15 +171,17 @@ class ColourDiceReader:
                                        else cv2.INTER_LINEAR), None
 
     def _in_zone(self, square: _Square, to_frame: np.ndarray) -> bool:
-        """Whether the die lies in the roll zone (anywhere, without calibration)."""
+        """Whether the die lies in the roll zone, its whole top face over it (anywhere,
+        without calibration): a square across the mat's edge is the mat and what lies past
+        it, never a die."""
         if self.table is None:
             return True
-        middle = cv2.perspectiveTransform(np.array([[square.centre]], np.float64), to_frame)
         on_table = cv2.perspectiveTransform(
-            middle, self.table.homography @ np.linalg.inv(self.table.lifted(self.table.die_mm)))
-        x, y = on_table.reshape(2)
-        return cv2.pointPolygonTest(self.table.zone.astype(np.float32), (float(x), float(y)),
-                                    False) >= 0
+            _outline(square, to_frame).reshape(-1, 1, 2),
+            self.table.homography @ np.linalg.inv(self.table.lifted(self.table.die_mm)))
+        zone = self.table.zone.astype(np.float32)
+        return all(cv2.pointPolygonTest(zone, (float(x), float(y)), False) >= 0
+                   for x, y in on_table.reshape(-1, 2))
 
     def _face(self, square: _Square) -> tuple[str | None, float]:
         """The face `square` shows and how sure that is; (None, 0) for no die's face."""
@@ -377,8 +379,9 @@ def _holds(box: tuple[int, int, int, int], point: tuple[float, float]) -> bool:
 def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
                        table: TableCalibration | None = None) -> DiceColours:
     """The faces' colours under this table's light, from one frame of the dice lying in view,
-    any face up: the light's colour is what turns the faces read there into their nominal
-    colours (one gain per channel), and every face's colour is the nominal one under it."""
+    any face up: the light's colour is what turns the faces read surest there (as many as the
+    game has dice) into their nominal colours (one gain per channel), and every face's colour
+    is the nominal one under it."""
     from vision.calibrate import CalibrationError
 
     nominal = nominal_colours(dice)
@@ -386,9 +389,9 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
     for _ in range(3):
         reader = ColourDiceReader(dice, colours, table=table, threshold=0.0)
         pairs = []
-        for square, _, face, _ in reader._found(image):
-            if face is None:
-                continue
+        found = sorted((r for r in reader._found(image) if r[2] is not None),
+                       key=lambda r: -r[3])
+        for square, _, face, _ in found[:dice.count]:
             f = dice.face(face)
             pairs.append((np.median(square.corners, axis=0),
                           nominal.references[BODY if f.star else f.name]))

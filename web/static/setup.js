@@ -15,7 +15,7 @@
     say.timer = setTimeout(() => { toast.hidden = true; }, 6000);
   };
 
-  // One request to the table; a refusal shows its one line and throws.
+  // One request to the table: its answer, or null once the refusal's one line is shown.
   const call = async (method, path, body) => {
     const response = await fetch(path, {
       method,
@@ -27,7 +27,7 @@
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
       say(answer.error || `${response.status}`);
-      throw new Error(answer.error);
+      return null;
     }
     return answer;
   };
@@ -37,7 +37,7 @@
   };
   $("pin-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    me = await call("POST", "/api/pin", { pin: $("pin").value });
+    me = (await call("POST", "/api/pin", { pin: $("pin").value })) || me;
     showPin();
   });
   showPin();
@@ -55,8 +55,8 @@
     const addPlayer = (name = "") => {
       const input = el("input", { value: name, required: true, maxLength: 24,
                                   autocomplete: "off" });
-      const remove = el("button", { type: "button", className: "ghost",
-                                    textContent: "×", title: words["new.remove_player"] });
+      const remove = el("button", { type: "button", textContent: "×",
+                                    title: words["new.remove_player"] });
       const row = el("li", {}, input, remove);
       remove.addEventListener("click", () => row.remove());
       players.append(row);
@@ -78,7 +78,7 @@
                        el("span", { className: `camel ${camel}`, textContent: camel }));
         for (const space of spaces(camel)) {
           const button = el("button", { type: "button", textContent: String(space),
-                                        className: placed[camel] === space ? "" : "ghost" });
+                                        className: placed[camel] === space ? "chosen" : "" });
           button.addEventListener("click", () => {
             delete placed[camel];
             placed[camel] = space;   // placed last: on top of whoever is there
@@ -91,7 +91,7 @@
       const stacks = {};
       for (const [camel, space] of Object.entries(placed)) (stacks[space] ||= []).push(camel);
       box.append(el("p", { className: "hint", textContent: Object.entries(stacks)
-        .map(([space, camels]) => `${space}: ${camels.join(" · ")}`).join("   ") }));
+        .map(([space, camels]) => `${space}: ${camels.join(" · ")}`).join(" | ") }));
     };
 
     const showGame = () => {
@@ -141,8 +141,7 @@
         }
       }
       if (!window.confirm(words["new.confirm"])) return;
-      await call("POST", "/api/games", header);
-      window.location.assign("/");
+      if (await call("POST", "/api/games", header)) window.location.assign("/");
     });
   };
 
@@ -191,9 +190,14 @@
       status = next;
       const yes = words["calibrate.done"];
       const no = words["calibrate.not_done"];
-      $("board-state").textContent = status.table ? yes : no;
-      $("exposure-state").textContent = status.exposure ? yes : words["calibrate.automatic"];
-      $("colours-state").textContent = status.colours ? `${yes} (${status.colours})` : no;
+      const mark = (id, done, text) => {
+        $(id).textContent = text;
+        $(id).classList.toggle("done", Boolean(done));
+      };
+      mark("board-state", status.table, status.table ? yes : no);
+      mark("exposure-state", status.exposure,
+           status.exposure ? yes : words["calibrate.automatic"]);
+      mark("colours-state", status.colours, status.colours ? `${yes} (${status.colours})` : no);
       $("save-state").textContent = status.unsaved.length
         ? `${words["calibrate.unsaved"]} ${status.unsaved.join(", ")}` : "";
       draw();
@@ -202,11 +206,9 @@
 
     const step = (button, path) => $(button).addEventListener("click", async () => {
       $(button).disabled = true;
-      try {
-        show(await call("POST", path));
-      } finally {
-        $(button).disabled = false;
-      }
+      const next = await call("POST", path);
+      $(button).disabled = false;
+      if (next) show(next);
     });
     step("find-markers", "/api/calibration/markers");
     step("lock-exposure", "/api/calibration/exposure");
@@ -232,10 +234,11 @@
       const { kind, points } = tapping;
       tapping = null;
       $("tap-help").hidden = true;
-      show(await call("POST", "/api/calibration/points", { kind, points }));
+      const next = await call("POST", "/api/calibration/points", { kind, points });
+      if (next) show(next);
     });
 
-    call("GET", "/api/calibration").then(show);
+    call("GET", "/api/calibration").then((next) => next && show(next));
   };
 
   if (document.body.dataset.page === "new-game") newGame();

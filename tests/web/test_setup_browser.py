@@ -1,0 +1,122 @@
+"""The New game and Calibrate pages in a real browser: Debian's Chromium, waitress, a table
+whose camera films a rendered stage."""
+
+from pathlib import Path
+
+import pytest
+
+from companion.calibration import Calibrator
+from companion.camera import TableCamera
+from companion.demo import _settler_for
+from companion.table import Table
+from tests.play import stored_game
+from tests.web.conftest import PIN
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, PHONE
+from vision.stage import Stage
+from web import create_app
+from web.server import Server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A table with a camera on a rendered stage, its calibrator, and the dashboard's address."""
+    stage = Stage("camelup-2014", seed=11, hard_share=0.0)
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
+        calibrator.camera = TableCamera(lambda: stage, _settler_for(stage), pace=True)
+        app = create_app(table, {"PIN": PIN, "CALIBRATOR": calibrator})
+        server = Server(app, host="127.0.0.1", port=0, streams=8).start()
+        with calibrator.camera.attach(table):
+            try:
+                yield table, calibrator, server.url
+            finally:
+                table.close()
+                server.close()
+
+
+def phone(browser, url):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(url)
+    return page
+
+
+def unlock(page):
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#pin-form", state="hidden")
+
+
+def shoot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(Path(ARTIFACTS) / f"{name}.png"), full_page=True)
+
+
+def test_a_new_game_is_started_from_a_phone_with_the_camels_as_placed(browser, served):
+    table, _, url = served
+    page = phone(browser, url + "new")
+    unlock(page)
+    page.select_option("#game", "camelup-2018")
+    names = page.locator("#players input")
+    names.nth(0).fill("Zoe")
+    page.click("#add-player")
+    names.nth(3).fill("Wim")
+    page.check("input[name=start][value=table]")
+    for camel, space in [("blue", 1), ("green", 1), ("yellow", 2), ("red", 3),
+                         ("purple", 3), ("white", 16), ("black", 14)]:
+        page.locator(".placing", has=page.locator(f".camel.{camel}")) \
+            .locator("button", has_text=str(space)).click()
+    shoot(page, "new-game-phone")
+    page.click("#start-game")
+    page.wait_for_url(url)
+    view = table.snapshot.view
+    assert view["game"] == "camelup-2018"
+    assert [p["name"] for p in view["players"]] == ["Zoe", "Bob", "Cy", "Wim"]
+    assert view["track"] == {"1": ["blue", "green"], "2": ["yellow"], "3": ["red", "purple"],
+                             "14": ["black"], "16": ["white"]}
+    assert page.errors == []
+
+
+def test_a_new_game_missing_a_camel_is_refused_on_the_page(browser, served):
+    table, _, url = served
+    page = phone(browser, url + "new")
+    unlock(page)
+    page.check("input[name=start][value=table]")
+    page.click("#start-game")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "Place every camel first: blue, green" in page.text_content("#toast")
+    assert table.snapshot.view["history"] == [] and table.snapshot.view["game"] == "camelup-2014"
+
+
+def test_the_camera_is_calibrated_from_a_phone(browser, served):
+    _, calibrator, url = served
+    page = phone(browser, url + "calibrate")
+    unlock(page)
+    page.wait_for_function("document.getElementById('camera').naturalWidth > 0")
+    page.click("#find-markers")
+    page.wait_for_selector("#board-state:text('done')")
+    page.wait_for_selector("#overlay polygon.zone", state="attached")
+    assert "table" in page.text_content("#save-state")
+    page.click("#lock-exposure")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "only a Pi camera's exposure can be locked" in page.text_content("#toast")
+    shoot(page, "calibrate-phone")
+    page.click("#save")
+    page.wait_for_function("document.getElementById('save-state').textContent === ''")
+    assert calibrator.calibrated.is_file()
+    assert calibrator.vision().calibration is not None
+    assert page.errors == []

@@ -1,10 +1,13 @@
-"""Readings are not actions: when a die the camera saw becomes a roll, waits, or is refused.
+"""Readings are not actions: when what the camera saw becomes an action, waits, or is refused.
 
-The camera reports what it saw ("a blue die showing 2, 97% sure"); only the table decides
-what that means for the game. A reading that is settled, confident and legal now becomes the
-roll of the player to act. A doubtful one (unread, low confidence, a face a Camel Up die does
-not have) waits for a person's OK or NO. One that cannot be legal (a die already out this
-leg) is refused with a warning and never applied. Every reading is kept, whatever its fate.
+The camera reports what it saw ("a blue die showing 2, 97% sure"; in Camel Up Cards "a green
+racing card, +2"; in The Last Camel "a die showing red"); only the table decides what that
+means for the game. A reading that is settled, confident and legal now becomes the action of
+the player to act (a roll, a reveal). A doubtful one (unread, low confidence, a face a Camel Up
+die does not have) waits for a person's OK or NO. One that cannot be legal (a die already out
+this leg, a card that cannot be in the deck) is refused with a warning and never applied.
+The Last Camel's two dice make one roll: a face read alone waits for the other die's, and the
+pair is judged together. Every reading is kept, whatever its fate.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from typing import Any
 
 from companion.errors import IllegalAction
 from companion.game import Game
+from companion.rules import cards, last_camel
 from companion.rules.fields import as_choice, as_int
 
 CONFIDENT = 0.9
 """Below this confidence a reading waits for a person, however plausible it looks."""
 
-OUTCOMES = ("accepted", "pending", "refused")
+OUTCOMES = ("accepted", "pending", "refused", "waiting")
+"""`waiting`: a Last Camel die's face read alone, waiting for the other die's."""
 
 
 @dataclass(frozen=True)
@@ -37,20 +42,15 @@ class Reading:
         """A reading from its JSON form; a malformed one is refused in one line."""
         if not isinstance(line, Mapping):
             raise IllegalAction(f"a reading is a JSON object, not {line!r}")
-        die = line.get("die")
-        if die is not None and (not isinstance(die, str) or not die.isprintable()):
-            raise IllegalAction(f'"die" must be a colour or null, not {die!r}')
+        die = _name(line, "die")
         value = line.get("value")
         if value is not None:
             as_int(value, "value", IllegalAction, low=1, high=6)
-        confidence = line.get("confidence")
-        if isinstance(confidence, bool) or not isinstance(confidence, int | float) \
-                or not 0 <= confidence <= 1:
-            raise IllegalAction(f'"confidence" must be a number from 0 to 1, not {confidence!r}')
+        confidence = _confidence(line)
         numeral = line.get("numeral")
         if numeral is not None:
             as_choice(numeral, "numeral", ("white", "black"), IllegalAction)
-        return cls(die, value, float(confidence), numeral)
+        return cls(die, value, confidence, numeral)
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {"die": self.die, "value": self.value,
@@ -61,16 +61,92 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class CardReading:
+    """One racing card laid face up in the reveal zone (Camel Up Cards), as the camera read it."""
+
+    camel: str | None
+    value: int | None
+    confidence: float
+
+    @classmethod
+    def from_json(cls, line: Mapping[str, Any]) -> CardReading:
+        """A card reading from its JSON form; a malformed one is refused in one line."""
+        if not isinstance(line, Mapping):
+            raise IllegalAction(f"a reading is a JSON object, not {line!r}")
+        value = line.get("value")
+        if value is not None:
+            as_int(value, "value", IllegalAction, low=1, high=6)
+        return cls(_name(line, "camel"), value, _confidence(line))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"camel": self.camel, "value": self.value, "confidence": self.confidence}
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """One of The Last Camel's two dice come to rest: the face on top, as the camera read it."""
+
+    face: str | None
+    confidence: float
+
+    @classmethod
+    def from_json(cls, line: Mapping[str, Any]) -> FaceReading:
+        """A face reading from its JSON form; a malformed one is refused in one line."""
+        if not isinstance(line, Mapping):
+            raise IllegalAction(f"a reading is a JSON object, not {line!r}")
+        return cls(_name(line, "face"), _confidence(line))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"face": self.face, "confidence": self.confidence}
+
+
+AnyReading = Reading | CardReading | FaceReading
+
+_READINGS: dict[str, type[CardReading] | type[FaceReading]] = {
+    cards.GAME: CardReading, last_camel.GAME: FaceReading}
+"""What the camera reads in each game other than the board games (their dice: `Reading`)."""
+
+
+def reading_for(game: Game, line: Mapping[str, Any]) -> AnyReading:
+    """The camera's JSON read as what it sees in `game`: a die, a racing card or a face."""
+    return _READINGS.get(game.rules.game, Reading).from_json(line)
+
+
+def _name(line: Mapping[str, Any], key: str) -> str | None:
+    name = line.get(key)
+    if name is not None and (not isinstance(name, str) or not name.isprintable()):
+        raise IllegalAction(f'"{key}" must be a colour or null, not {name!r}')
+    return name
+
+
+def _confidence(line: Mapping[str, Any]) -> float:
+    confidence = line.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) \
+            or not 0 <= confidence <= 1:
+        raise IllegalAction(f'"confidence" must be a number from 0 to 1, not {confidence!r}')
+    return float(confidence)
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What a reading means now: `accepted` with the roll it makes, `pending` or `refused`."""
 
     outcome: str
     reason: str
     roll: dict[str, Any] | None = None
+    """The action the reading makes (a roll, or a racing card's reveal), once accepted."""
 
 
-def judge(game: Game, reading: Reading, *, confident: float = CONFIDENT) -> Verdict:
-    """Decide a reading against the game as it stands; nothing is changed."""
+def judge(game: Game, reading: AnyReading, *, confident: float = CONFIDENT,
+          partner: FaceReading | None = None) -> Verdict:
+    """Decide a reading against the game as it stands; nothing is changed.
+
+    `partner` is the other Last Camel die's face, read alone before this one, if any.
+    """
+    if isinstance(reading, CardReading):
+        return _judge_card(game, reading, confident)
+    if isinstance(reading, FaceReading):
+        return _judge_face(game, reading, partner, confident)
     state = game.state
     if state.finished:
         return Verdict("refused", "the race is over: no die can be rolled")
@@ -90,8 +166,11 @@ def judge(game: Game, reading: Reading, *, confident: float = CONFIDENT) -> Verd
     return confirm(game, reading)
 
 
-def confirm(game: Game, reading: Reading) -> Verdict:
-    """The roll a reading makes once a person vouches for it, or `IllegalAction` if none."""
+def confirm(game: Game, reading: Reading | CardReading) -> Verdict:
+    """The roll (a racing card: the reveal) a reading makes once a person vouches for it, or
+    `IllegalAction` if none."""
+    if isinstance(reading, CardReading):
+        return _confirm_card(game, reading)
     if game.state.finished:
         raise IllegalAction("the race is over: no die can be rolled")
     line: dict[str, Any] = {"player": game.state.player_to_act, "action": "roll",
@@ -100,3 +179,79 @@ def confirm(game: Game, reading: Reading) -> Verdict:
         line["numeral"] = reading.numeral
     game.rules.apply(game.state, game.parse_action(line))
     return Verdict("accepted", f"{reading.die} {reading.value} rolled by {line['player']}", line)
+
+
+def _judge_card(game: Game, reading: CardReading, confident: float) -> Verdict:
+    state = game.state
+    if state.finished:
+        return Verdict("refused", "the race is over: no racing card is revealed")
+    if state.due:
+        return Verdict("refused", "the leg is over: no racing card is left to reveal until "
+                                  "the next leg is set up")
+    if reading.camel is None or reading.value is None:
+        return Verdict("pending", "the racing card could not be read: check it")
+    if reading.camel not in cards.CAMELS:
+        return Verdict("refused", f"Camel Up Cards has no {reading.camel} camel")
+    if reading.value not in cards.CARDS_PER_COLOUR:
+        return Verdict("pending", f"a racing card shows +1 or +2, not +{reading.value}: check it")
+    try:
+        verdict = confirm(game, reading)
+    except IllegalAction as e:
+        return Verdict("refused", str(e))
+    if reading.confidence < confident:
+        return Verdict("pending", f"read with {reading.confidence:.0%} confidence: check it")
+    return verdict
+
+
+def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
+                confident: float) -> Verdict:
+    if game.state.finished:
+        return Verdict("refused", "the race is over: no die is rolled")
+    if reading.face is not None and reading.face not in last_camel.FACES:
+        return Verdict("refused", f"The Last Camel's dice have no {reading.face} face")
+    if partner is None:
+        return Verdict("waiting", "waiting for the other die")
+    faces = (partner.face, reading.face)
+    if None in faces:
+        return Verdict("pending", "a die could not be read: tap its face")
+    ways = last_camel.roll_ways(game.state, faces)  # type: ignore[arg-type]
+    least = min(partner.confidence, reading.confidence)
+    if least < confident:
+        return Verdict("pending", f"read with {least:.0%} confidence: check the dice")
+    if len(ways) > 1:
+        return Verdict("pending", f"{' and '.join(faces)} can be used {len(ways)} ways: "
+                                  "choose the camels")
+    return confirm_roll(game, list(faces))
+
+
+def confirm_roll(game: Game, dice: Any, moves: Any = None) -> Verdict:
+    """The Last Camel roll two faces make once a person vouches for them, with the camels
+    they chose (`moves`; None: the one legal way, if there is only one), or `IllegalAction`."""
+    state = game.state
+    if state.finished:
+        raise IllegalAction("the race is over: no die is rolled")
+    if not (isinstance(dice, list | tuple) and len(dice) == 2
+            and all(face in last_camel.FACES for face in dice)):
+        raise IllegalAction(f'"dice" must be the two faces rolled, each one of '
+                            f'{", ".join(last_camel.FACES)}, not {dice!r}: tap each die\'s face')
+    if moves is None:
+        ways = last_camel.roll_ways(state, (dice[0], dice[1]))
+        if len(ways) > 1:
+            raise IllegalAction(f"{' and '.join(dice)} can be used {len(ways)} ways: choose "
+                                "the camels on a phone")
+        moves = [m.to_json() for m in ways[0]]
+    line = {"player": state.player_to_act, "action": "roll", "dice": list(dice),
+            "moves": moves}
+    game.rules.apply(state, game.parse_action(line))
+    return Verdict("accepted", f"{' and '.join(dice)} rolled by {line['player']}", line)
+
+
+def _confirm_card(game: Game, reading: CardReading) -> Verdict:
+    state = game.state
+    if state.finished:
+        raise IllegalAction("the race is over: no racing card is revealed")
+    line = {"player": state.player_to_act, "action": "reveal", "camel": reading.camel,
+            "value": reading.value}
+    game.rules.apply(state, game.parse_action(line))
+    return Verdict("accepted", f"{reading.camel} +{reading.value} revealed by {line['player']}",
+                   line)

@@ -130,11 +130,24 @@ _CHOICES: dict[str, Callable[[Any], dict[str, Any]]] = {last_camel.GAME: last_ca
 
 
 def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
-    """Every die the camera reported, in order, with its confidence and what became of it."""
+    """Everything the camera reported, in order, with its confidence and what became of it.
+
+    The Last Camel's second face of a throw also names the pair (`faces`, `confidences`: the
+    face read first, then its own), so a page can show and correct the roll as one."""
     settled = {r.position: r.action for r in records if r.kind == "resolve"}
-    return [{"id": r.seq, **(r.action or {}), "at": r.at,
-             **({"outcome": settled[r.seq]["outcome"]} if r.seq in settled else {})}
-            for r in records if r.kind == "reading"]
+    readings = [r for r in records if r.kind == "reading"]
+    seen = {r.seq: r.action or {} for r in readings}
+    view = []
+    for r in readings:
+        reading = seen[r.seq]
+        entry = {"id": r.seq, **reading, "at": r.at,
+                 **({"outcome": settled[r.seq]["outcome"]} if r.seq in settled else {})}
+        first = seen.get(reading.get("pair"))
+        if first is not None:
+            entry["faces"] = [first.get("face"), reading.get("face")]
+            entry["confidences"] = [first.get("confidence"), reading.get("confidence")]
+        view.append(entry)
+    return view
 
 
 def _corrections(records: Sequence[Record]) -> tuple[list[Any], list[dict[str, Any]]]:

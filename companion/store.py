@@ -18,7 +18,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.game import Game
 from companion.gamelog import dump_line, game_text
-from companion.readings import Reading, Verdict
+from companion.readings import AnyReading, Verdict
 
 SCHEMA_VERSION = 1
 
@@ -226,17 +226,48 @@ class StoredGame:
     def delete(self, index: int) -> None:
         self._write([("delete", index, None)], lambda g: g.delete(index))
 
-    def see(self, reading: Reading, verdict: Verdict) -> int:
-        """Keep a reading with its verdict; an accepted one's roll is pushed in the same write."""
-        seen = {**reading.to_json(), "outcome": verdict.outcome, "reason": verdict.reason}
+    def see(self, reading: AnyReading, verdict: Verdict, *, pair: int | None = None) -> int:
+        """Keep a reading with its verdict; an accepted one's action is pushed in the same write.
+
+        `pair` is the Last Camel face read before this one, which this one's verdict judged
+        with it: accepted, it is resolved by the same roll.
+        """
+        seen = {**reading.to_json(), "outcome": verdict.outcome, "reason": verdict.reason,
+                **({"pair": pair} if pair is not None else {})}
         pushed, change = self._rolled(verdict)
-        return self._write([("reading", None, seen), *pushed], change)
+        partner = ([("resolve", pair, {"outcome": "accepted", "roll": verdict.roll})]
+                   if pair is not None and verdict.roll else [])
+        return self._write([("reading", None, seen), *partner, *pushed], change)
 
     def resolve(self, reading: int, outcome: str, verdict: Verdict | None = None) -> None:
-        """Settle the waiting reading numbered `reading`: accepted (with its roll) or rejected."""
+        """Settle the waiting reading numbered `reading`: accepted (with its action) or
+        rejected. A Last Camel pair is settled whole: the face read first with it."""
         settled = {"outcome": outcome, **({"roll": verdict.roll} if verdict else {})}
+        pair = self.record(reading).action or {}
+        both = [reading] if pair.get("pair") is None else [pair["pair"], reading]
         pushed, change = self._rolled(verdict)
-        self._write([("resolve", reading, settled), *pushed], change)
+        self._write([*[("resolve", seq, settled) for seq in both], *pushed], change)
+
+    def record(self, seq: int) -> Record:
+        """The record numbered `seq` of this game."""
+        for record in self.records():
+            if record.seq == seq:
+                return record
+        raise CompanionError(f"game {self.id} has no record {seq}")
+
+    def lone_face(self) -> Record | None:
+        """The Last Camel face read alone since the game last changed, waiting for the other
+        die's; None if there is none (a face read before a roll was logged by hand stays
+        alone, in the history)."""
+        records = self.records()
+        paired = {r.action.get("pair") for r in records if r.kind == "reading" and r.action}
+        for record in reversed(records):
+            if record.kind in GAME_CHANGES:
+                return None
+            if record.kind == "reading" and record.action \
+                    and record.action["outcome"] == "waiting" and record.seq not in paired:
+                return record
+        return None
 
     def pending(self) -> list[Record]:
         """The readings waiting for a person's OK or NO, the oldest first."""

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, IllegalAction
-from companion.readings import CONFIDENT, Reading, confirm, judge
+from companion.readings import CONFIDENT, FaceReading, confirm, confirm_roll, judge, reading_for
 from companion.snapshot import Snapshot, build_view
 from companion.store import Record, Store, StoredGame
 
@@ -158,22 +158,28 @@ class NewGame(Command):
 
 @dataclass(frozen=True)
 class Seen(Command):
-    """A die the camera saw come to rest: a roll, a reading waiting for OK/NO, or a warning."""
+    """What the camera saw come to rest (a die, a racing card, a Last Camel die's face): an
+    action, a reading waiting for OK/NO (or, a lone face, for the other die), or a warning."""
 
     reading: Mapping[str, Any]
 
     def run(self, table: Table) -> Change:
-        reading = Reading.from_json(self.reading)
-        verdict = judge(table.stored.game, reading, confident=table.confident)
-        table.stored.see(reading, verdict)
+        stored = table.stored
+        reading = reading_for(stored.game, self.reading)
+        lone = stored.lone_face() if isinstance(reading, FaceReading) else None
+        partner = None if lone is None else FaceReading.from_json(lone.action or {})
+        verdict = judge(stored.game, reading, confident=table.confident, partner=partner)
+        stored.see(reading, verdict, pair=None if lone is None else lone.seq)
         return Change.GAME if verdict.roll else Change.VIEW
 
 
 @dataclass(frozen=True)
 class AcceptPending(Command):
-    """OK: a waiting reading (the oldest unless `reading` names one) becomes the roll.
+    """OK: a waiting reading (the oldest unless `reading` names one) becomes the action.
 
-    `correction` may set its die, value or numeral first, as a person tapping it right does.
+    `correction` may set what it shows first, as a person tapping it right does: a die's
+    `die`, `value` or `numeral`; a racing card's `camel` or `value`; a Last Camel pair's
+    `dice` (both faces) and `moves` (the camels chosen; needed when the faces allow several).
     """
 
     reading: int | None = None
@@ -181,15 +187,25 @@ class AcceptPending(Command):
 
     def run(self, table: Table) -> Change:
         waiting = table.waiting(self.reading)
-        vouched = {**(waiting.action or {}), **_object(self.correction or {}), "confidence": 1.0}
-        table.stored.resolve(waiting.seq, "accepted",
-                             confirm(table.stored.game, Reading.from_json(vouched)))
+        stored = table.stored
+        seen = waiting.action or {}
+        correction = _object(self.correction or {})
+        if seen.get("pair") is None:
+            vouched = {**seen, **correction, "confidence": 1.0}
+            verdict = confirm(stored.game, reading_for(stored.game, vouched))
+        else:
+            first = stored.record(seen["pair"]).action or {}
+            verdict = confirm_roll(stored.game,
+                                   correction.get("dice", [first.get("face"), seen.get("face")]),
+                                   correction.get("moves"))
+        stored.resolve(waiting.seq, "accepted", verdict)
         return Change.GAME
 
 
 @dataclass(frozen=True)
 class RejectPending(Command):
-    """NO: a waiting reading (the oldest unless `reading` names one) is set aside, kept."""
+    """NO: a waiting reading (the oldest unless `reading` names one; a Last Camel pair, both
+    faces) is set aside, kept."""
 
     reading: int | None = None
 

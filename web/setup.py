@@ -69,14 +69,6 @@ def calibration() -> Any:
     return jsonify(_calibrator().status())
 
 
-@bp.post("/api/calibration/markers")
-@trusted
-def find_markers() -> Any:
-    """Find the board's four markers in the camera's latest frame."""
-    json_body(required=False)
-    return _step(lambda c: c.find_markers())
-
-
 @bp.post("/api/calibration/points")
 @trusted
 def mark_points() -> Any:
@@ -85,29 +77,25 @@ def mark_points() -> Any:
     return _step(lambda c: c.mark(body.get("points"), body.get("kind", "markers")))
 
 
-@bp.post("/api/calibration/colours")
+STEPS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "markers": lambda c: c.find_markers(),
+    "exposure": lambda c: c.lock_exposure(),
+    "colours": lambda c: c.learn_colours(current_table().snapshot.view["game"]),
+    "save": lambda c: c.save(),
+}
+"""The steps taken on the camera's latest frame: find the board's markers, lock the exposure
+the camera settled on, learn the colours of the game's dice laid in the roll zone, and keep
+what was found (the camera reads with it from the next frame)."""
+
+
+@bp.post("/api/calibration/<step>")
 @trusted
-def learn_colours() -> Any:
-    """Learn the colours of the game's dice, all laid in the roll zone."""
+def take_step(step: str) -> Any:
+    """One step of calibration, named in STEPS."""
     json_body(required=False)
-    game = current_table().snapshot.view["game"]
-    return _step(lambda c: c.learn_colours(game))
-
-
-@bp.post("/api/calibration/exposure")
-@trusted
-def lock_exposure() -> Any:
-    """Lock the exposure and white balance the camera settled on under this light."""
-    json_body(required=False)
-    return _step(lambda c: c.lock_exposure())
-
-
-@bp.post("/api/calibration/save")
-@trusted
-def save() -> Any:
-    """Keep what was found; the camera reads with it from the next frame."""
-    json_body(required=False)
-    return _step(lambda c: c.save())
+    if step not in STEPS:
+        abort(404, f"no calibration step {step!r}: {', '.join(STEPS)} or points")
+    return _step(STEPS[step])
 
 
 def _calibrator() -> Any:

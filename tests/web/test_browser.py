@@ -9,18 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.table import Table
-from tests.play import stored_game
+from tests.web.conftest import CHROMIUM, PIN, ROLL
 from tests.web.conftest import HEADER as HEADER_2014
-from tests.web.conftest import PIN, ROLL
-from web import create_app
-from web.server import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
@@ -29,27 +22,6 @@ BET = {"player": "Bob", "action": "leg_bet", "camel": "yellow"}
 CARD = {"player": "Cy", "action": "race_bet", "pile": "winner", "camel": "green"}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def served(tmp_path, header, lines):
-    """The companion on 127.0.0.1: its table and its address."""
-    with Table(stored_game(tmp_path / "game.sqlite3", header, lines)) as table:
-        app = create_app(table, {"PIN": PIN})
-        server = Server(app, host="127.0.0.1", port=0, streams=8).start()
-        try:
-            yield table, server.url
-        finally:
-            table.close()
-            server.close()
 
 
 def open_page(browser, url, size=PHONE):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import unlock
-from tests.web.test_browser import browser, open_page, served, shoot  # noqa: F401
+from tests.web.test_browser import open_page, shoot
 from tests.web.test_browser import unlock as unlock_page
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "camelup-cards.jsonl"
@@ -79,7 +79,7 @@ def reveal(page, camel, value):
     tap(page, f'#composer [data-camel="{camel}"]', f'#composer [data-value="{value}"]')
 
 
-def test_a_whole_leg_is_played_by_taps_and_the_board_follows(browser, served):  # noqa: F811
+def test_a_whole_leg_is_played_by_taps_and_the_board_follows(browser, served):
     table, url = served
     host = open_page(browser, url, PHONE)
     unlock_page(host)
@@ -164,7 +164,7 @@ def test_a_whole_leg_is_played_by_taps_and_the_board_follows(browser, served):  
 
 
 @pytest.mark.parametrize("lines", [LINES[:25]])
-def test_screenshots_at_phone_and_tablet_size(browser, served):  # noqa: F811
+def test_screenshots_at_phone_and_tablet_size(browser, served):
     _, url = served
     for name, size in {"cards-phone": PHONE, "cards-tablet": TABLET}.items():
         page = open_page(browser, url, size)
@@ -178,7 +178,7 @@ def test_screenshots_at_phone_and_tablet_size(browser, served):  # noqa: F811
 
 
 @pytest.mark.parametrize("lines", [LINES[:6]])
-def test_a_past_reveal_is_corrected_from_the_page(browser, served):  # noqa: F811
+def test_a_past_reveal_is_corrected_from_the_page(browser, served):
     table, url = served
     page = open_page(browser, url, TABLET)
     unlock_page(page)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.rules.last_camel import roll_ways
-from tests.web.test_browser import browser, open_page, served, shoot, unlock  # noqa: F401
+from tests.web.test_browser import open_page, shoot, unlock
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "last-camel.jsonl"
 HEADER, *LINES = [json.loads(line) for line in EXAMPLE.read_text().splitlines()]
@@ -58,7 +58,7 @@ def board_of(page):
 
 
 @pytest.mark.parametrize("header", [HEADER])
-def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(browser, served):  # noqa: F811
+def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(browser, served):
     table, url = served
     page = open_page(browser, url, PHONE)
     unlock(page)
@@ -116,7 +116,7 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
 
 
 @pytest.mark.parametrize("header", [NEAR_THE_END])
-def test_the_last_roll_ends_the_race_and_each_player_shows_their_card(browser, served):  # noqa: F811
+def test_the_last_roll_ends_the_race_and_each_player_shows_their_card(browser, served):
     table, url = served
     page = open_page(browser, url, PHONE)
     unlock(page)
@@ -140,7 +140,7 @@ def test_the_last_roll_ends_the_race_and_each_player_shows_their_card(browser, s
 
 @pytest.mark.parametrize("header", [HEADER])
 @pytest.mark.parametrize("lines", [LINES[:14]])
-def test_screenshots_at_phone_and_tablet_size(browser, served):  # noqa: F811
+def test_screenshots_at_phone_and_tablet_size(browser, served):
     _, url = served
     for name, size in {"last-camel-phone": PHONE, "last-camel-tablet": TABLET}.items():
         page = open_page(browser, url, size)

@@ -1,6 +1,7 @@
 """The New game and Calibrate pages in a real browser: Debian's Chromium, waitress, a table
 whose camera films a rendered stage."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -10,22 +11,14 @@ from companion.camera import TableCamera
 from companion.demo import _settler_for
 from companion.table import Table
 from tests.play import stored_game
-from tests.web.conftest import PIN
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, PHONE
+from tests.web.conftest import CHROMIUM, PIN
+from tests.web.test_browser import ARTIFACTS, PHONE
 from vision.stage import Stage
 from web import create_app
 from web.server import Server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -59,6 +52,13 @@ def unlock(page):
     page.fill("#pin", PIN)
     page.click("#pin-form button[type=submit]")
     page.wait_for_selector("#pin-form", state="hidden")
+
+
+def wait_until(done, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.1)
 
 
 def shoot(page, name):
@@ -106,7 +106,8 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     _, calibrator, url = served
     page = phone(browser, url + "calibrate")
     unlock(page)
-    page.wait_for_function("document.getElementById('camera').naturalWidth > 0")
+    expect(page.locator("#board-state")).to_have_text("not yet")
+    wait_until(lambda: page.evaluate("document.getElementById('camera').naturalWidth") > 0)
     page.click("#find-markers")
     page.wait_for_selector("#board-state:text('done')")
     page.wait_for_selector("#overlay polygon.zone", state="attached")
@@ -116,7 +117,7 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     assert "only a Pi camera's exposure can be locked" in page.text_content("#toast")
     shoot(page, "calibrate-phone")
     page.click("#save")
-    page.wait_for_function("document.getElementById('save-state').textContent === ''")
+    expect(page.locator("#save-state")).to_have_text("")
     assert calibrator.calibrated.is_file()
     assert calibrator.vision().calibration is not None
     assert page.errors == []

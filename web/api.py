@@ -66,13 +66,18 @@ def delete(index: int) -> Any:
     return change("delete", index)
 
 
+CORRECTIONS = ("die", "value", "numeral", "camel", "dice", "moves")
+"""What a tap may set on a waiting reading before it is accepted."""
+
+
 @bp.post("/pending/accept")
 @trusted
 def accept_pending() -> Any:
-    """OK: the waiting reading `id` (the oldest if none) becomes the roll, as read or as
-    corrected by `die`, `value` and `numeral`."""
+    """OK: the waiting reading `id` (the oldest if none) becomes the action, as read or as
+    corrected: a die's `die`, `value`, `numeral`; a racing card's `camel`, `value`; a Last
+    Camel pair's `dice` and `moves`."""
     body = json_body(required=False)
-    correction = {k: body[k] for k in ("die", "value", "numeral") if k in body}
+    correction = {k: body[k] for k in CORRECTIONS if k in body}
     return change("accept_pending", _reading_id(body), correction or None)
 
 

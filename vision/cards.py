@@ -45,8 +45,9 @@ _TABLE_PPM = 2.0
 _CARD_PPM = 2.0
 #: how far around the reveal zone a card may lie and still be read, in millimetres
 _ZONE_MARGIN = 40.0
-EDGE_LOW, EDGE_HIGH = 20, 60
-CHROMA_LOW, CHROMA_HIGH = 10, 30
+#: Canny's thresholds for edges of brightness and of colour (Lab's a and b)
+_EDGE_LOW, _EDGE_HIGH = 20, 60
+_CHROMA_LOW, _CHROMA_HIGH = 10, 30
 #: the side (pixels) of the square a card's face region is eroded by, and how far inside the
 #: card's edge that leaves the region (half the edge line, and the erosion)
 _CUT = 5
@@ -78,8 +79,8 @@ class CardReading:
 
 @dataclass(frozen=True)
 class _Face:
-    """A card's face as found: its corners in image pixels and the face seen squarely, short
-    side across (CARD_MM at _CARD_PPM)."""
+    """A card's face as found: its corners in image pixels, the face seen squarely, short side
+    across (CARD_MM at _CARD_PPM), and how well it fits a card."""
 
     corners: np.ndarray
     image: np.ndarray
@@ -113,7 +114,16 @@ class CardReader:
             view, to_image = self._table_view(frame)
             size = (CARD_MM[0] * _TABLE_PPM, CARD_MM[1] * _TABLE_PPM)
             faces = _find_faces(view, frame, to_image, size=size)
-        readings = [r for r in (self._reading(f, frame.shape) for f in faces) if r is not None]
+        # a card found as a region is not found again from its marks
+        readings: list[CardReading] = []
+        outlines: list[np.ndarray] = []
+        for face in faces:
+            reading = self._reading(face, frame.shape)
+            if reading is None or any(cv2.pointPolygonTest(o, reading.centre, False) >= 0
+                                      for o in outlines):
+                continue
+            readings.append(reading)
+            outlines.append(face.corners.astype(np.float32))
         readings.sort(key=lambda r: -r.confidence)
         return readings
 
@@ -162,18 +172,20 @@ class CardReader:
 def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
                 size: tuple[float, float] | None) -> list[_Face]:
     """Card faces in `view`: regions closed by edges whose outline is a card's rectangle (of
-    `size` pixels when it is known), seen squarely from `frame`."""
+    `size` pixels when it is known), seen squarely from `frame`.
+
+    What lies between the edges is eroded first, which cuts a card's face from the table
+    where its outline has a short gap. On a calibrated table, cards whose outline has a long
+    gap (a blue card on a blue mat) are then looked for from their camel marks."""
     edges = _edges(view)
-    # eroding what lies between the edges cuts a card's face from the table where its
-    # outline has a short gap
     free = cv2.erode((edges == 0).astype(np.uint8), np.ones((_CUT, _CUT), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     if size is not None:
         card_area = size[0] * size[1]
-        least, most = 0.4 * card_area, 1.1 * card_area
+        least, most = 0.3 * card_area, 1.1 * card_area
     else:
         least, most = 600, 0.5 * view.shape[0] * view.shape[1]
-    faces = []
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    quads = []
     for k in range(1, count):
         x, y, w, h, area = stats[k]
         if not least <= area <= most:
@@ -182,25 +194,92 @@ def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(max(contours, key=cv2.contourArea)) + np.array([x, y])
         quad = _quadrilateral(hull)
-        if quad is None:
-            continue
-        fit = _card_fit(quad, hull, size)
-        if fit <= 0.0:
-            continue
-        quad = _grown(quad, _INSET)
+        if quad is not None:
+            fit = _card_fit(quad, hull, size)
+            if fit > 0.0:
+                quads.append((_grown(quad, _INSET), fit))
+    if size is not None:
+        quads += _quads_from_marks(view, edges, size, [q for q, _ in quads])
+    faces = []
+    for quad, fit in quads:
         corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
         faces.append(_Face(corners, _squarely(frame, corners), fit))
     return faces
 
 
+def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, float],
+                      found: list[np.ndarray]) -> list[tuple[np.ndarray, float]]:
+    """Cards placed from their camel marks on the table seen from above (`size` pixels), where
+    no card was `found` yet: one mark in a card's middle, or two a card's mark spacing apart
+    along it, and the card's outline turned and moved a little to where its edges bear it out
+    best, every side mostly seen."""
+    ppm = size[0] / CARD_MM[0]
+    dark = _dark(view, MARK_MM[1] * ppm)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    marks = []
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        centre = np.array([x + w / 2, y + h / 2])
+        if not 0.4 <= area / (MARK_MM[0] * MARK_MM[1] * ppm ** 2) <= 0.9 or \
+                max(w, h) > 1.4 * MARK_MM[0] * ppm or \
+                any(cv2.pointPolygonTest(q.astype(np.float32), tuple(centre), False) >= 0
+                    for q in found):
+            continue
+        points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == k)[::-1])
+        (_, _), (rw, rh), turn = cv2.minAreaRect(points.astype(np.float32))
+        # a mark is wider across the card than along it
+        marks.append((centre, turn if rw >= rh else turn + 90))
+    spacing = (MARK_SPOTS[2][1] - MARK_SPOTS[2][0]) * ppm
+    guesses = [(centre, turn) for centre, turn in marks]
+    guesses += [((a + b) / 2, float(np.degrees(np.arctan2(*(b - a)[::-1]))) - 90)
+                for i, (a, _) in enumerate(marks) for b, _ in marks[i + 1:]
+                if abs(np.linalg.norm(b - a) - spacing) < 0.15 * spacing]
+    near = cv2.dilate(edges, np.ones((5, 5), np.uint8)) > 0
+    turns, dx, dy = (v.ravel() for v in np.meshgrid(np.radians(np.arange(-8, 9, 2)),
+                                                     (-3, 0, 3), (-3, 0, 3)))
+    quads = []
+    for centre, turn in guesses:
+        tries = _rectangles(centre + np.column_stack([dx, dy]), size,
+                            np.radians(turn) + turns)
+        support = _side_support(tries, near)
+        best = int(np.argmax(support))
+        if support[best] >= 0.6:
+            quads.append((tries[best], float(min(1.0, (support[best] - 0.6) / 0.25))))
+    return quads
+
+
+def _rectangles(centres: np.ndarray, size: tuple[float, float], angles: np.ndarray
+                ) -> np.ndarray:
+    """Rectangles' corners (N x 4 x 2), clockwise from an end of a short side: `size`
+    (across, along) turned by `angles` (radians) about `centres` (N x 2)."""
+    c, s = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array(size) / 2
+    x = half[None, :, 0] * c - half[None, :, 1] * s
+    y = half[None, :, 0] * s + half[None, :, 1] * c
+    return centres[:, None, :] + np.stack([x, y], axis=-1)
+
+
+def _side_support(quads: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """For each of `quads` (N x 4 x 2), the least share over its four sides of points on the
+    side lying by an edge (`near`); 0 for a quad not wholly in view."""
+    height, width = near.shape
+    t = np.linspace(0.08, 0.92, 24)[None, None, :, None]
+    ends = np.roll(quads, -1, axis=1)
+    points = np.round(quads[:, :, None] + (ends - quads)[:, :, None] * t).astype(int)
+    inside = ((points[..., 0] >= 0) & (points[..., 0] < width) & (points[..., 1] >= 0)
+              & (points[..., 1] < height))
+    seen = near[np.clip(points[..., 1], 0, height - 1), np.clip(points[..., 0], 0, width - 1)]
+    shares = seen.mean(axis=2).min(axis=1)
+    return np.where(inside.all(axis=(1, 2)), shares, 0.0)
+
+
 def _edges(image: np.ndarray) -> np.ndarray:
     """Edges of brightness, and of colour where brightness alone does not tell a card from
     the table (a card's colour is blurred harder: JPEG keeps colour at half size)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    lightness, a, b = cv2.split(lab)
-    edges = cv2.Canny(cv2.GaussianBlur(lightness, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    lightness, a, b = cv2.split(cv2.cvtColor(image, cv2.COLOR_BGR2Lab))
+    edges = cv2.Canny(cv2.GaussianBlur(lightness, (5, 5), 0), _EDGE_LOW, _EDGE_HIGH)
     for channel in (a, b):
-        edges |= cv2.Canny(cv2.GaussianBlur(channel, (7, 7), 0), CHROMA_LOW, CHROMA_HIGH)
+        edges |= cv2.Canny(cv2.GaussianBlur(channel, (7, 7), 0), _CHROMA_LOW, _CHROMA_HIGH)
     return edges
 
 
@@ -225,7 +304,8 @@ def _quadrilateral(hull: np.ndarray) -> np.ndarray | None:
 
 def _card_fit(quad: np.ndarray, hull: np.ndarray, size: tuple[float, float] | None) -> float:
     """How much the region looks like a card's face, 0..1: its hull fills its quadrilateral,
-    and the quadrilateral has a card's size (when known) or shape."""
+    and the quadrilateral, _INSET pixels inside the card's edge, has a card's size (when
+    known) or shape."""
     area = cv2.contourArea(quad.astype(np.float32))
     if area <= 0:
         return 0.0
@@ -262,26 +342,28 @@ def _squarely(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _marks(card: np.ndarray) -> tuple[np.ndarray, float]:
-    """The dark marks on a card's face (a mask), and the face's grey level round them."""
-    gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
+def _dark(image: np.ndarray, mark_side: float) -> np.ndarray:
+    """What is darker than _MARK_DARKNESS of the light round it (a mask), marks `mark_side`
+    pixels across at the narrowest being closed over to measure that light."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    closed = (round(mark_side) + 4) | 1
+    lit = np.maximum(cv2.blur(cv2.dilate(gray, np.ones((closed, closed), np.uint8)),
+                              (15, 15)), 1.0)
+    dark = (gray < _MARK_DARKNESS * lit).astype(np.uint8)
+    return cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _marks(card: np.ndarray) -> np.ndarray:
+    """The dark marks on a card's face seen squarely, away from its edge (a mask)."""
     inset = round(3 * _CARD_PPM)
-    inner = gray[inset:-inset, inset:-inset]
-    level = float(np.median(inner))
-    # the face's own light, which falls unevenly: the face with its marks closed over
-    closed = round(MARK_MM[1] * _CARD_PPM) | 1
-    around = cv2.dilate(inner, np.ones((closed, closed), np.uint8))
-    lit = np.maximum(cv2.blur(around, (15, 15)), 1.0)
-    dark = (inner < _MARK_DARKNESS * lit).astype(np.uint8)
-    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return dark, level
+    return _dark(card[inset:-inset, inset:-inset], MARK_MM[1] * _CARD_PPM)
 
 
 def _count_marks(card: np.ndarray) -> tuple[int | None, float]:
     """The card's value from its camel marks, and how sure that is: each mark must be a
     camel's size and lie where the value's marks lie, and nothing else dark may be there.
     (None, 0) when no mark at all is seen."""
-    dark, _ = _marks(card)
+    dark = _marks(card)
     count, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     inset = 3 * _CARD_PPM
     length = CARD_MM[1] * _CARD_PPM
@@ -313,7 +395,7 @@ def _face_colours(card: np.ndarray) -> list[tuple[float, float, float]]:
     """The median colour of the card's face away from its edge and its marks: over the whole
     face first, then over each sixth of it (a lamp's glare or a shadow shows as sixths of
     unlike colours)."""
-    dark, _ = _marks(card)
+    dark = _marks(card)
     inset = round(3 * _CARD_PPM)
     inner = card[inset:-inset, inset:-inset]
     bare = cv2.dilate(dark, np.ones((5, 5), np.uint8)) == 0

@@ -428,6 +428,39 @@
     return line;
   }
 
+  // --- a racing card the camera was not sure of ---------------------------------------------
+
+  // OK takes it as read, NO sets it aside; or tap the card's camel, then +1 or +2.
+  let correcting = {};
+
+  function pendingItem(r) {
+    const s = core.snap;
+    const sure = core.percent(r.confidence);
+    const read = r.camel && [1, 2].includes(r.value);
+    const seen = read ? sentence("cards.pending.seen", { card: card(r.camel, r.value), confidence: sure })
+      : t("cards.pending.unread", { confidence: sure });
+    const { item, answer } = core.pendingBox(r, seen, read);
+    if (!answer) return item;
+    const mine = correcting.id === r.id ? correcting : {};
+    const camels = el("div", { class: "row", role: "group", "aria-label": t("cards.reveal.camel") });
+    for (const camel of s.pieces.camels) {
+      camels.append(button(colour(camel), camel, { on: mine.camel === camel, dataset: { camel } }, () => { correcting = { id: r.id, camel }; core.render(); }));
+    }
+    item.append(el("p", { class: "step" }, t("cards.pending.correct")), camels);
+    if (!mine.camel) return item;
+    const values = el("div", { class: "row" });
+    for (const value of [1, 2]) {
+      values.append(choice("+" + value, { class: "value", dataset: { value } }, () => { correcting = {}; answer({ camel: mine.camel, value }); }));
+    }
+    item.append(el("p", { class: "step" }, t("cards.reveal.value")), values);
+    return item;
+  }
+
+  // A racing card in the list of what the camera read.
+  function readingWords(r) {
+    return [r.camel && r.value ? card(r.camel, r.value) : t("reading.unread")];
+  }
+
   function newLine(player) {
     return { player, action: "reveal", camel: core.snap.pieces.camels[0], value: 1 };
   }
@@ -441,5 +474,5 @@
     return s.bet_open_to ? t("cards.to_act_or_bet", { player: s.turn, bettor: s.bet_open_to }) : t("to_act", { player: s.turn });
   }
 
-  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, legs: true };
+  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, pendingItem, readingWords, legs: true };
 };

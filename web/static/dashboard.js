@@ -354,11 +354,28 @@
   // A reading the camera was not sure of waits here for OK, NO, or a tap saying what it shows.
   let correcting = {};
 
-  // Only the board games' dice readings are offered for OK, NO or a tap here so far.
+  // Every game's waiting readings are shown here; a game other than the board games draws its
+  // own (cards.js: a racing card; lastcamel.js: the pair of dice of one throw).
   function renderPending() {
-    const waiting = game ? [] : snap.pending || [];
+    const waiting = snap.pending || [];
     $("pending").hidden = !waiting.length;
-    $("pending-list").replaceChildren(...waiting.map(pendingItem));
+    $("pending-list").replaceChildren(...waiting.map(game ? game.pendingItem : pendingItem));
+  }
+
+  // A waiting reading: what was seen and why it waits, then OK (when `ok` says the reading can
+  // be taken as read) and NO. Returns the item, and `answer(correction)` to accept it corrected,
+  // or no `answer` when the page cannot act on it (not unlocked, the race over).
+  function pendingBox(r, seen, ok) {
+    const item = el("div", { class: "pending-item", dataset: { reading: r.id } },
+      el("p", {}, seen), el("p", { class: "muted" }, r.reason));
+    if (!me.trusted || snap.finished) return { item };
+    const answer = (body) => act("POST", "/api/pending/accept", { id: r.id, ...body });
+    const okButton = choice(t("pending.ok"), { class: "ok", dataset: { answer: "ok" } }, () => answer({}));
+    okButton.disabled = !ok;
+    const no = choice(t("pending.no"), { class: "danger", dataset: { answer: "no" } },
+      () => act("POST", "/api/pending/reject", { id: r.id }));
+    item.append(el("div", { class: "row" }, okButton, no));
+    return { item, answer };
   }
 
   function pendingItem(r) {
@@ -366,15 +383,9 @@
     const seen = r.die && r.value
       ? sentence("pending.seen", { die: chip(r.die, colour(r.die)), value: r.value, confidence: sure })
       : t("pending.unread", { confidence: sure });
-    const item = el("div", { class: "pending-item", dataset: { reading: r.id } },
-      el("p", {}, seen), el("p", { class: "muted" }, r.reason));
-    if (!me.trusted || snap.finished) return item;
-    const answer = (body) => act("POST", "/api/pending/accept", { id: r.id, ...body });
-    const ok = choice(t("pending.ok"), { class: "ok", dataset: { answer: "ok" } }, () => answer({}));
-    ok.disabled = !(r.die && r.value >= 1 && r.value <= 3 && (r.die !== "grey" || r.numeral));
-    const no = choice(t("pending.no"), { class: "danger", dataset: { answer: "no" } },
-      () => act("POST", "/api/pending/reject", { id: r.id }));
-    item.append(el("div", { class: "row" }, ok, no), el("p", { class: "step" }, t("pending.correct")));
+    const { item, answer } = pendingBox(r, seen, r.die && r.value >= 1 && r.value <= 3 && (r.die !== "grey" || r.numeral));
+    if (!answer) return item;
+    item.append(el("p", { class: "step" }, t("pending.correct")));
     const mine = correcting.id === r.id ? correcting : {};
     const dice = el("div", { class: "row", role: "group", "aria-label": t("roll.die") });
     for (const die of snap.dice_in_pyramid) {
@@ -623,7 +634,7 @@
     const readings = (snap.readings || []).slice(-12).reverse();
     $("readings-title").hidden = !readings.length;
     $("readings").replaceChildren(...readings.map((r) => el("li", { class: "reading r-" + r.outcome, dataset: { reading: r.id } },
-      r.die ? chip(r.die, colour(r.die)) : t("reading.unread"), " ", String(r.value ?? "?"),
+      ...(game ? game.readingWords(r) : [r.die ? chip(r.die, colour(r.die)) : t("reading.unread"), " ", String(r.value ?? "?")]),
       " ", el("span", { class: "muted" }, percent(r.confidence)),
       " ", el("span", { class: "badge" }, t("outcome." + r.outcome)),
       r.outcome === "refused" ? el("span", { class: "muted" }, " " + r.reason) : null)));
@@ -793,6 +804,7 @@
 
   const core = {
     t, sentence, el, svg, chip, colour, signed, choice, send, render, field, snake, $,
+    act, percent, pendingBox,
     get snap() { return snap; },
     get me() { return me; },
     get composer() { return composer; },

@@ -125,10 +125,27 @@
     return faces.indexOf(a) <= faces.indexOf(b) ? a + " " + b : b + " " + a;
   }
 
+  // The pair of dice the camera read for this throw and waiting for the player's camels, if any.
+  const pendingPair = () => (core.snap.pending || []).find((r) => r.faces);
+
+  // The composer starts from the faces the camera read, if a pair waits and nothing is tapped
+  // yet; the roll then settles that pair (both readings) rather than being logged beside it.
+  function prefill(c) {
+    const pair = pendingPair();
+    if (c.reading && (!pair || pair.id !== c.reading)) { c.reading = null; c.dice = []; c.moves = []; }
+    if (pair && !c.reading && !(c.dice || []).some(Boolean)) { c.reading = pair.id; c.dice = [...pair.faces]; c.moves = []; }
+    return c.dice || (c.dice = []);
+  }
+
+  function log(c, line) {
+    if (!c.reading) return send(line);
+    return core.act("POST", "/api/pending/accept", { id: c.reading, dice: line.dice, moves: line.moves });
+  }
+
   function rollChoices() {
     const s = core.snap, c = core.composer;
     const box = el("div", { class: "choices" });
-    const dice = c.dice || (c.dice = []);
+    const dice = prefill(c);
     for (const [k, step] of [[0, "lastcamel.roll.first"], [1, "lastcamel.roll.second"]]) {
       const row = el("div", { class: "row", role: "group", "aria-label": t(step), dataset: { die: k } });
       for (const f of s.pieces.faces) {
@@ -143,7 +160,7 @@
     const line = (moves) => ({ player: s.turn, action: "roll", dice: rolled, moves });
     if (ways.length === 1 && !ways[0].length) {
       box.append(el("p", { class: "notice" }, t("lastcamel.roll.none_can_move")),
-        choice(t("lastcamel.roll.log_no_move"), { class: "primary wide", dataset: { go: "no-move" } }, () => send(line([]))));
+        choice(t("lastcamel.roll.log_no_move"), { class: "primary wide", dataset: { go: "no-move" } }, () => log(c, line([]))));
       return box;
     }
     const chosen = c.moves || (c.moves = []);
@@ -158,7 +175,7 @@
       row.append(choice(sentence("lastcamel.move", { die: faceChip(m.die), camel: camelChip(m.camel) }),
         { class: "move-button", dataset: { die: m.die, camel: m.camel } }, () => {
           const moves = [...chosen, m];
-          if (moves.length === needed) send(line(moves));
+          if (moves.length === needed) log(c, line(moves));
           else { core.composer.moves = moves; core.render(); }
         }));
     }
@@ -235,6 +252,28 @@
     return { player: v.player, action: "roll", dice: [v.die1 || first, v.die2 || first], moves };
   }
 
+  // --- the two dice the camera read -----------------------------------------------------------
+
+  const readFace = (f) => (f ? faceChip(f) : el("span", { class: "chip" }, t("reading.unread")));
+
+  // A throw's pair waits here: OK logs it when the faces allow one way only, NO sets both aside;
+  // the roll composer below starts from the faces read, to correct a face and tap the camels.
+  function pendingItem(r) {
+    const [a, b] = r.faces;
+    const seen = sentence("lastcamel.pending.seen", {
+      first: readFace(a), second: readFace(b),
+      confidence: core.percent(Math.min(...r.confidences)) });
+    const ways = a && b ? core.snap.rolls[rollKey(a, b)] || [] : [];
+    const { item, answer } = core.pendingBox(r, seen, ways.length === 1);
+    if (answer) item.append(el("p", { class: "step" }, t("lastcamel.pending.correct")));
+    return item;
+  }
+
+  // A die's face in the list of what the camera read.
+  function readingWords(r) {
+    return [r.face ? faceChip(r.face) : t("reading.unread")];
+  }
+
   function newLine(player) {
     const f = core.snap.pieces.faces[0];
     return { player, action: "roll", dice: [f, f], moves: [] };
@@ -251,5 +290,5 @@
 
   const advise = () => null;
 
-  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, legs: false };
+  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, pendingItem, readingWords, legs: false };
 };

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.rules.cards import GAME as CARDS_GAME
 
 
 class CalibrationRefused(CompanionError, ValueError):
@@ -44,19 +45,33 @@ class Calibrator:
         return self._vision
 
     def settler(self, game: str) -> Any:
-        """A settler reading `game`'s dice as calibrated, or None when vision has no dice of
-        that game (the camera then only shows what it sees)."""
+        """A settler reading what the camera sees of `game` as calibrated: the dice of the
+        board games, Camel Up Cards' racing cards, The Last Camel's colour dice; or None when
+        vision reads nothing of that game (the camera then only shows what it sees). Colours
+        learned for `game` are used; without them the reader's own."""
+        from vision.cards import CardReader
+        from vision.colour_dice import ColourDiceReader
         from vision.dice import DiceReader
-        from vision.dicesets import DICE_SETS, dice_set
-        from vision.settle import Settler
+        from vision.dicesets import COLOUR_DICE_SETS, DICE_SETS, colour_dice_set, dice_set
+        from vision.settle import CARD_REACH, Settler
 
         vision = self._vision
-        if game not in DICE_SETS:
-            return None
         table = vision.calibration
-        reader = DiceReader(dice_set(game), vision.colours_for(game), table=table,
-                            threshold=vision.threshold)
-        return Settler(reader, zone=None if table is None else table.zone, **vision.settle)
+        colours = vision.colours_for(game)
+        reach = {}
+        if game in DICE_SETS:
+            reader: Any = DiceReader(dice_set(game), colours, table=table,
+                                     threshold=vision.threshold)
+        elif game in COLOUR_DICE_SETS:
+            reader = ColourDiceReader(colour_dice_set(game), colours, table=table,
+                                      threshold=vision.threshold)
+        elif game == CARDS_GAME:
+            reader = CardReader(colours, table=table, threshold=vision.threshold)
+            reach = {"reach": CARD_REACH}
+        else:
+            return None
+        return Settler(reader, zone=None if table is None else table.zone,
+                       **{**vision.settle, **reach})
 
     def open_source(self) -> Any:
         """The camera's frame source as configured, exposure locked if it was measured."""

@@ -77,7 +77,7 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "history": history,
         "corrections": corrections,
         "readings": readings,
-        "pending": [r for r in readings if r["outcome"] == "pending"],
+        "pending": [r for r in readings if r["outcome"] == "pending" and "pair_of" not in r],
         "legal": [a.to_json() for a in game.legal_actions()],
         "if_leg_ended": rules.leg_scoring_now(state),
         "pieces": pieces(game),
@@ -133,10 +133,12 @@ def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
     """Everything the camera reported, in order, with its confidence and what became of it.
 
     The Last Camel's second face of a throw also names the pair (`faces`, `confidences`: the
-    face read first, then its own), so a page can show and correct the roll as one."""
+    face read first, then its own), so a page can show and correct the roll as one; while the
+    pair waits, the first face says so too (`pair_of`: the second's id)."""
     settled = {r.position: r.action for r in records if r.kind == "resolve"}
     readings = [r for r in records if r.kind == "reading"]
     seen = {r.seq: r.action or {} for r in readings}
+    second = {action["pair"]: seq for seq, action in seen.items() if "pair" in action}
     view = []
     for r in readings:
         reading = seen[r.seq]
@@ -146,6 +148,8 @@ def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
         if first is not None:
             entry["faces"] = [first.get("face"), reading.get("face")]
             entry["confidences"] = [first.get("confidence"), reading.get("confidence")]
+        if r.seq in second and r.seq not in settled:
+            entry["outcome"], entry["pair_of"] = seen[second[r.seq]]["outcome"], second[r.seq]
         view.append(entry)
     return view
 

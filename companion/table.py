@@ -169,7 +169,8 @@ class Seen(Command):
         lone = stored.lone_face() if isinstance(reading, FaceReading) else None
         partner = None if lone is None else FaceReading.from_json(lone.action or {})
         verdict = judge(stored.game, reading, confident=table.confident, partner=partner)
-        stored.see(reading, verdict, pair=None if lone is None else lone.seq)
+        paired = lone is not None and verdict.outcome != "refused"
+        stored.see(reading, verdict, pair=lone.seq if paired else None)
         return Change.GAME if verdict.roll else Change.VIEW
 
 

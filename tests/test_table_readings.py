@@ -150,6 +150,8 @@ def test_a_pair_the_player_must_choose_for_waits_and_a_tap_chooses_the_camels(ca
     waiting = camel_table.see(face("green"))
     (pending,) = waiting.view["pending"]
     assert pending["faces"] == ["red", "green"] and pending["confidences"] == [0.97, 0.97]
+    assert outcomes(waiting) == ["pending", "pending"]
+    assert waiting.view["readings"][0]["pair_of"] == pending["id"]
     assert pending["reason"].startswith("red and green can be used")
     with pytest.raises(IllegalAction, match="choose the camels"):
         camel_table.accept_pending()
@@ -182,10 +184,13 @@ def test_no_sets_the_pair_aside_and_keeps_both_faces(camel_table):
     assert outcomes(after) == ["rejected", "rejected"] and after.view["history"] == []
 
 
-def test_a_face_the_dice_do_not_have_is_refused(camel_table):
-    after = camel_table.see(face("purple"))
-    assert outcomes(after) == ["refused"]
-    assert after.view["readings"][0]["reason"] == "The Last Camel's dice have no purple face"
+def test_a_face_the_dice_do_not_have_is_refused_and_pairs_with_nothing(camel_table):
+    camel_table.see(face("red"))
+    refused = camel_table.see(face("purple"))
+    assert outcomes(refused) == ["waiting", "refused"]
+    assert refused.view["readings"][1]["reason"] == "The Last Camel's dice have no purple face"
+    after = camel_table.see(face("green"))
+    assert after.view["pending"][0]["faces"] == ["red", "green"]
 
 
 def test_a_lone_face_left_behind_by_a_roll_logged_by_hand_pairs_with_nothing(camel_table):

@@ -188,8 +188,9 @@ def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
     quads = []
     for k in range(1, count):
         x, y, w, h, area = stats[k]
-        if not least <= area <= most:
-            continue
+        cut_off = x == 0 or y == 0 or x + w == free.shape[1] or y + h == free.shape[0]
+        if not least <= area <= most or cut_off:
+            continue  # not a card's size, or cut by the edge of the view
         mask = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(max(contours, key=cv2.contourArea)) + np.array([x, y])
@@ -321,7 +322,9 @@ def _card_fit(quad: np.ndarray, hull: np.ndarray, size: tuple[float, float] | No
         shape = min(shape, 1.0 - max(0.0, skew - 0.06) / 0.1)
     else:
         ratio = long / max(short, 1e-9) / (CARD_MM[1] / CARD_MM[0])
-        shape = 1.0 - max(0.0, abs(np.log(ratio)) - 0.12) / 0.12
+        # a perspective seen at an unknown angle stretches a card by up to a quarter or so;
+        # its marks, measured on the face seen squarely, tell a card from other rectangles
+        shape = 1.0 - max(0.0, abs(np.log(ratio)) - 0.25) / 0.15
     return float(max(0.0, min(1.0, shape, 1.0 - max(0.0, 0.96 - fill) / 0.06)))
 
 

@@ -3,12 +3,16 @@ at the table: a sure legal one is the action, a doubtful one waits for OK, NO or
 impossible one is a warning; a waiting one survives a restart."""
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 
+from companion.buttons import Panel
 from companion.errors import IllegalAction
 from companion.game import Game
 from companion.readings import CardReading, FaceReading, Verdict, judge
 from companion.table import Table
 from tests.play import stored_game
+from tests.test_buttons import ACCEPTED, NOTHING, PIN_MAP, REFUSED, WAITING, Clock, Hands
 
 CARDS = {"game": "camelup-cards", "players": ["Ann", "Bob", "Cy"], "length": 16,
          "setup": {"dealt": 9, "discarded": 4, "kept": 5, "deck": 3, "left": 2, "intel": 1},
@@ -217,3 +221,54 @@ def test_a_waiting_pair_survives_a_restart(tmp_path):
 def test_a_malformed_face_is_refused_in_one_line():
     with pytest.raises(IllegalAction, match='"face" must be a colour or null'):
         FaceReading.from_json({"face": 3, "confidence": 0.9})
+
+
+# --- the button panel's OK and NO ----------------------------------------------------------------
+
+
+@pytest.fixture
+def panel_at(tmp_path):
+    """A panel on mock pins at a table of `header` (after `lines`), and the hands pressing it."""
+    saved = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    opened = []
+
+    def at(header, lines=()):
+        table = Table(stored_game(tmp_path / "game.sqlite3", header, lines)).start()
+        panel = Panel(table, PIN_MAP, clock=(clock := Clock()), tick_time=None)
+        opened.append((table, panel))
+        return table, Hands(panel, factory, clock)
+
+    try:
+        yield at
+    finally:
+        for table, panel in opened:
+            panel.close()
+            table.close()
+        factory.reset()
+        Device.pin_factory = saved
+
+
+def test_ok_on_the_panel_reveals_a_waiting_card_and_no_sets_one_aside(panel_at):
+    table, hands = panel_at(CARDS, [LEG_SETUP])
+    table.see(card("white", 1, confidence=0.5))
+    assert hands.wait(0.5) == WAITING
+    assert hands.press("ok") == ACCEPTED
+    table.see(card("blue", 2, confidence=0.5))
+    assert hands.wait(0.5) == WAITING
+    assert hands.press("no") == ACCEPTED and hands.lit() == set()
+    assert last_action(table.snapshot) == {"player": "Ann", "action": "reveal",
+                                           "camel": "white", "value": 1}
+    assert outcomes(table.snapshot) == ["accepted", "rejected"]
+
+
+def test_a_lone_face_is_silent_and_ok_cannot_choose_the_camels_of_a_pair(panel_at):
+    table, hands = panel_at(LAST_CAMEL)
+    table.see(face("red"))
+    assert hands.wait(0.5) == NOTHING
+    table.see(face("green"))
+    assert hands.wait(0.5) == WAITING
+    assert hands.press("ok") == REFUSED
+    assert "choose the camels on a phone" in hands.refusals[-1]
+    assert hands.press("no") == ACCEPTED and hands.lit() == set()
+    assert outcomes(table.snapshot) == ["rejected", "rejected"]

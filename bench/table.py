@@ -31,12 +31,12 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.camera import TableCamera  # noqa: E402
-from companion.demo import _settler_for  # noqa: E402
 from companion.hosting import Listening, dashboard  # noqa: E402
 from companion.newgame import new_header  # noqa: E402
 from companion.table import Table  # noqa: E402
@@ -79,7 +79,11 @@ def film(rolls: int, size: tuple[int, int], seed: int = 5):
     """A stage's frames of `rolls` dice thrown one by one (the dice picked up after every
     five), the frame where each die first lies still, and the stage and the dice thrown."""
     stage = Stage("camelup-2014", seed=seed, size=size, fps=FPS, hard_share=0.0)
-    settler = _settler_for(stage)
+    stage.settler()  # calibrated before filming, as a table is at set-up
+
+    def settler(game: str) -> Any:
+        return stage.settler()
+
     frames = [stage.read().image for _ in range(10)]
     resting = {}
     dice = [s.colour for s in stage.table.dice.dice]

@@ -50,8 +50,9 @@ PRESS_TIME = 0.12
 """Seconds a scripted finger keeps a button down: longer than its bounce time."""
 TURN_TIME = 2.5
 """Seconds between two turns at speed 1: slow enough to watch each one land."""
-READ_TIME = 12.0
-"""Seconds the table waits for the camera to read a thrown die before logging it by hand."""
+READ_TIME = 5.0
+"""Seconds the table waits for the camera to read a die once it lies still, before logging
+it by hand."""
 
 
 def add_command(commands: Any) -> None:
@@ -118,11 +119,16 @@ class DemoTable:
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)
-        self.camera = TableCamera(lambda: self.stage, _settler_for(self.stage), pace=True)
+        self.stage.settler()  # calibrated before the camera starts, as a table is at set-up
+        self.camera = TableCamera(lambda: self.stage, self._settler, pace=True)
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._play, name="demo-table", daemon=True)
+
+    def _settler(self, game: str) -> Any:
+        """The camera reads the stage's dice, and none of a game the stage does not film."""
+        return self.stage.settler() if game == self.stage.game else None
 
     def __enter__(self) -> DemoTable:
         self.camera.attach(self.table)
@@ -198,6 +204,9 @@ class DemoTable:
         die = self.rng.choice(snapshot.view["dice_in_pyramid"])
         thrown = self.stage.throw(die)
         leg, actions = snapshot.view["leg"], len(snapshot.view["history"])
+        while not self.stage.wait_filmed(0.2):
+            if self._stopping.is_set():
+                raise _Stopped
         after = self._wait(lambda s: len(s.view["history"]) > actions or bool(s.view["pending"]),
                            snapshot.version)
         if after is None:
@@ -247,7 +256,7 @@ class DemoTable:
 
     def _wait(self, done: Callable[[Snapshot], bool], after: int) -> Snapshot | None:
         """The first snapshot past version `after` for which `done` holds, or None in time."""
-        deadline = time.monotonic() + READ_TIME / min(self.speed, 2.0)
+        deadline = time.monotonic() + READ_TIME
         while time.monotonic() < deadline:
             snapshot = self.table.wait_for_snapshot(after, deadline - time.monotonic())
             if self._stopping.is_set() or self.table.is_closed:
@@ -287,22 +296,3 @@ def _stage(game: str, seed: int, size: tuple[int, int]) -> Any:
     from vision.stage import Stage
 
     return Stage(game, seed=seed, size=size)
-
-
-def _settler_for(stage: Any) -> Callable[[str], Any]:
-    """How the demo's camera reads: calibrated on the stage as a table is at set-up, from the
-    board's markers in a frame and a shot of every die laid in the roll zone."""
-    from vision.calibrate import calibrate_table, learn_colours
-    from vision.dice import DiceReader
-    from vision.settle import Settler
-
-    first = stage.read()
-    table = calibrate_table(first.image, stage.table.layout)
-    colours = learn_colours(stage.calibration_frame().image, stage.table.dice, table=table)
-
-    def settler(game: str) -> Any:
-        if game != stage.game:
-            return None
-        return Settler(DiceReader(stage.table.dice, colours, table=table), zone=table.zone)
-
-    return settler

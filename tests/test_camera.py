@@ -7,9 +7,9 @@ import time
 import pytest
 
 from companion.camera import TableCamera
-from companion.demo import _settler_for
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
+from vision.settle import Settler
 from vision.stage import Stage
 
 WAIT = 60.0
@@ -27,7 +27,8 @@ SEED = 11
 @pytest.fixture(scope="module")
 def settler():
     """How a camera reads this stage's table, calibrated once for every test."""
-    return _settler_for(Stage("camelup-2014", seed=SEED))
+    reader = Stage("camelup-2014", seed=SEED).settler().reader
+    return lambda game: Settler(reader, zone=reader.table.zone)
 
 
 @pytest.fixture

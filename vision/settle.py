@@ -28,6 +28,13 @@ GONE = "gone"
 Reading = DieReading | FaceReading | CardReading
 #: the reach for racing cards: a card is the one that lay there only if it has hardly moved
 CARD_REACH = 0.12
+#: small-image pixels round a die where the bare roll zone is looked for, and how many known
+#: ones make its colour there known
+RING = 3
+RING_PIXELS = 12
+#: how far from the bare zone round it a die's place may look and still be bare (in
+#: motion levels: the mat's light is not even, so a little more than for the known spot)
+BARE_AROUND = 1.5
 
 
 @dataclass(frozen=True)
@@ -183,8 +190,10 @@ class Settler:
 
     def _bare(self, small: np.ndarray, die: _Die) -> bool:
         """Whether the table where `die` lay looks bare: like the bare roll zone there, where
-        that is known, or else no longer like the die did when it was read. A hand resting
-        on the die looks like neither the bare table nor the die, and keeps it."""
+        that is known; else like the bare roll zone around it (a die that landed before the
+        table was ever seen bare there); else, with nothing known around it either, no
+        longer like the die did when it was read. A hand resting on the die looks like
+        neither the bare table nor the die, and keeps it."""
         x0, y0, x1, y1 = self._small_box(die.reading)
         here = small[y0:y1 + 1, x0:x1 + 1].astype(np.float32)
         if here.size == 0:
@@ -193,9 +202,25 @@ class Settler:
         if known.mean() > 0.8:
             off = _difference(here, self._background[y0:y1 + 1, x0:x1 + 1])[known]
             return float(np.percentile(off, 90)) < self.motion_level
+        around = self._bare_around(x0, y0, x1, y1)
+        if around is not None:
+            off = _difference(here, np.broadcast_to(around, here.shape))
+            return float(np.percentile(off, 90)) < BARE_AROUND * self.motion_level
         if die.patch is None or die.patch.shape != here.shape:
             return True
         return float(np.mean(_difference(here, die.patch))) >= self.motion_level
+
+    def _bare_around(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray | None:
+        """The bare roll zone's colour in a ring round a box (small-image pixels), if enough
+        of it is known."""
+        h, w = self._shape
+        ys = slice(max(0, y0 - RING), min(h, y1 + RING + 1))
+        xs = slice(max(0, x0 - RING), min(w, x1 + RING + 1))
+        ring = self._known[ys, xs].copy()
+        ring[y0 - ys.start:y1 - ys.start + 1, x0 - xs.start:x1 - xs.start + 1] = False
+        if np.count_nonzero(ring) < RING_PIXELS:
+            return None
+        return np.median(self._background[ys, xs][ring], axis=0).astype(np.float32)
 
     def _uncovered(self, die: _Die, unseen: list[_Die]) -> bool:
         """Whether one that lay there before `die` is seen again where `die` lay: a card

@@ -21,7 +21,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.calibrate import calibrate_table, learn_colours
+from vision.dice import DiceReader
 from vision.dicesets import DieSpec
+from vision.settle import Settler
 from vision.sources import Frame, FrameSource
 from vision.synth import (
     DiePose,
@@ -80,12 +83,26 @@ class Stage(FrameSource):
         self._dim = False
         self._resting: list[DiePose] = []
         self._film: deque[_Shot] = deque()
+        self._filmed = threading.Event()
+        self._filmed.set()
         self._lock = threading.Lock()
         self._count = 0
         self._closed = False
         self.last: RenderedFrame | None = None
+        self._reader: DiceReader | None = None
         self.thrown: list[Thrown] = []
         """Every die thrown, as it truly lies, in order."""
+
+    def settler(self) -> Settler:
+        """A fresh settler reading this stage's dice, calibrated as a table is at set-up (the
+        board's markers found in a frame, then the colours of every die laid in the roll
+        zone), once per stage."""
+        if self._reader is None:
+            table = calibrate_table(self.read().image, self.table.layout)
+            colours = learn_colours(self.calibration_frame().image, self.table.dice,
+                                    table=table)
+            self._reader = DiceReader(self.table.dice, colours, table=table)
+        return Settler(self._reader, zone=self._reader.table.zone)
 
     def calibration_frame(self) -> RenderedFrame:
         """Every die of the game laid in the roll zone under the table's light, for the colour
@@ -108,6 +125,7 @@ class Stage(FrameSource):
             self._resting.append(final)
             for _ in range(12):
                 self._film.append(_Shot(tuple(self._resting), dim=self._dim))
+            self._filmed.clear()
             self.thrown.append(Thrown(colour, final.value, final.numeral, self._dim))
             return self.thrown[-1]
 
@@ -123,13 +141,21 @@ class Stage(FrameSource):
                 for _ in range(3):
                     self._film.append(_Shot(tuple(self._resting), hands=(hand,),
                                             dim=self._dim))
+                self._filmed.clear()
             self._dim = False
+
+    def wait_filmed(self, timeout: float | None = None) -> bool:
+        """Wait until every throw and pick-up cued so far has been filmed (read by the
+        camera); whether it was within `timeout` seconds."""
+        return self._filmed.wait(timeout)
 
     def read(self) -> Frame | None:
         with self._lock:
             if self._closed:
                 return None
             shot = self._film.popleft() if self._film else self._idle()
+            if not self._film:
+                self._filmed.set()
             self.last = render(self.table, shot.dice,
                                self._dim_light if shot.dim else self.light, rng=self._noise,
                                hands=shot.hands, moving=shot.moving,

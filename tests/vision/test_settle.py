@@ -8,6 +8,7 @@ from vision.calibrate import calibrate_table
 from vision.dice import DiceReader, DieReading
 from vision.dicesets import dice_set
 from vision.settle import GONE, LANDED, Settler
+from vision.stage import Stage
 from vision.synth import roll_sequence
 
 
@@ -92,3 +93,28 @@ def test_an_unsure_reading_is_read_again_then_reported_as_it_is():
         events += settler.feed(frame_with((40, 40, 200)), t)
     assert [(e.kind, e.reading.value) for e in events] == [(LANDED, None)]
     assert reader.reads == 3
+
+
+def test_dice_picked_up_one_by_one_are_each_gone_once_though_a_hand_covers_the_others():
+    """The first die landed before the bare mat under it was ever seen; a hand taking up
+    another lies over it for a moment, and that hides it without taking it away."""
+    stage = Stage("camelup-2018", seed=9, hard_share=0.0)
+    settler = stage.settler()
+    thrown = ["yellow", "green", "grey", "purple", "red"]
+    events = []
+
+    def film() -> None:
+        while stage._film:
+            frame = stage.read()
+            events.extend((e.kind, e.reading.die) for e in settler.feed(frame.image, frame.time))
+
+    for colour in thrown:
+        stage.throw(colour)
+        film()
+    stage.clear()
+    film()
+    for _ in range(10):
+        frame = stage.read()
+        events.extend((e.kind, e.reading.die) for e in settler.feed(frame.image, frame.time))
+    assert [e for e in events if e[0] == "landed"] == [("landed", c) for c in thrown]
+    assert sorted(c for kind, c in events if kind == "gone") == sorted(thrown)

@@ -45,6 +45,7 @@ def test_a_racing_card_is_put_right_by_a_tap_taken_by_ok_or_set_aside_by_no(brow
     page.click('#pending [data-answer="no"]')
     page.wait_for_selector("#pending", state="hidden")
     page.wait_for_selector('#readings .r-rejected', state="attached")
+    assert page.text_content('#readings .r-accepted .badge') == "revealed"
     assert [r["outcome"] for r in table.snapshot.view["readings"]] == [
         "accepted", "accepted", "rejected"]
     assert page.errors == []

@@ -636,7 +636,7 @@
     $("readings").replaceChildren(...readings.map((r) => el("li", { class: "reading r-" + r.outcome, dataset: { reading: r.id } },
       ...(game ? game.readingWords(r) : [r.die ? chip(r.die, colour(r.die)) : t("reading.unread"), " ", String(r.value ?? "?")]),
       " ", el("span", { class: "muted" }, percent(r.confidence)),
-      " ", el("span", { class: "badge" }, t("outcome." + r.outcome)),
+      " ", el("span", { class: "badge" }, t(W["outcome." + r.outcome + "." + snap.game] ? "outcome." + r.outcome + "." + snap.game : "outcome." + r.outcome)),
       r.outcome === "refused" ? el("span", { class: "muted" }, " " + r.reason) : null)));
   }
 

@@ -38,6 +38,14 @@ _EDGE_FLOOR = 4.0
 #: a face's corners and its middle, in shares of its side from its middle
 _CORNER = (0.27, 0.42)
 _MIDDLE = 0.1
+#: below this confidence a square of a face's colours is not taken for a die at all (a patch
+#: of mat of a face's colour); from it up to the threshold, a die whose face is unknown
+_SEEN = 0.3
+#: the confidence of a face whose corners and middle name different paints, at most
+_DOUBT = 0.4
+#: a ring through a star's five points (a share of the side from the middle), and its samples
+_STAR_RING = 0.25
+_RING_POINTS = 40
 #: the sizes (pixels, a top face's side) searched without calibration
 _SIZES = (24.0, 34.0, 48.0, 68.0)
 #: how far (in colour distance) a star's colour lies at least from the face round it
@@ -76,7 +84,8 @@ class FaceReading:
 @dataclass(frozen=True)
 class _Square:
     """A top face found in a view: its middle and half-axes there, how strong its edges
-    are, its four corners' colours and colours sampled round its middle."""
+    are, its four corners' colours, colours sampled round its middle, and colours on a ring
+    through a star's points."""
 
     centre: tuple[float, float]
     u: tuple[float, float]
@@ -84,6 +93,17 @@ class _Square:
     edge: float
     corners: np.ndarray
     middle: np.ndarray
+    ring: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Lean:
+    """How a die's side faces lean on the top faces' plane: they lie between its top face and
+    the point under the camera (`nadir`, view pixels), as deep as `depth` times the top face's
+    distance from that point."""
+
+    nadir: tuple[float, float]
+    depth: float
 
 
 def nominal_colours(dice: ColourDiceSet) -> DiceColours:
@@ -115,7 +135,8 @@ class ColourDiceReader:
         """Every die found in `frame`, most confident first."""
         readings = [FaceReading(None, face if sure >= self.threshold else None,
                                 self._box(square, to_frame, frame.shape), float(sure))
-                    for square, to_frame, face, sure in self._found(frame) if face is not None]
+                    for square, to_frame, face, sure in self._found(frame)
+                    if face is not None and sure >= _SEEN]
         readings = _apart(readings)
         readings.sort(key=lambda r: -r.confidence)
         return readings
@@ -125,9 +146,9 @@ class ColourDiceReader:
         """Each top face found in the roll zone (with its view's pixels to frame pixels), the
         face it shows (None for no die's face) and how sure that is: of the squares found
         round one place, the one read surest."""
-        for to_frame, view, where in self._views(frame):
+        for to_frame, view, where, lean in self._views(frame):
             read = []
-            for square in _squares(view, where):
+            for square in _squares(view, where, lean):
                 if self._in_zone(square, to_frame):
                     face, sure = self._face(square)
                     edge = (square.edge - _EDGE_FLOOR) / (1.5 * _EDGE_FLOOR)
@@ -139,36 +160,43 @@ class ColourDiceReader:
                     yield square, to_frame, face, sure
 
     def _views(self, frame: np.ndarray
-               ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-        """(view pixels to frame pixels, the view, where a top face's middle may lie in it or
-        None for anywhere): the top faces' plane of a calibrated table's roll zone, or the
-        frame at each scale a die may have."""
+               ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None, _Lean | None]]:
+        """(view pixels to frame pixels, the view, where dice are looked for in it or None for
+        anywhere, how side faces lean in it or None): the top faces' plane of a calibrated
+        table's roll zone, or the frame at each scale a die may have."""
         if self.table is not None:
             lifted = self.table.lifted(self.table.die_mm)
             ppm = _SIDE / self.table.die_mm
-            # the zone in table millimetres: a die standing at (x, y) has its top face there
-            corners = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2),
-                                               np.linalg.inv(self.table.homography)
-                                               ).reshape(-1, 2)
+            zone = self.table.zone.reshape(-1, 1, 2)
+            # the zone in table millimetres (a die standing at (x, y) has its top face there),
+            # and where the mat seen on the table lies on the top faces' plane
+            stood = cv2.perspectiveTransform(zone, np.linalg.inv(self.table.homography))
+            seen = cv2.perspectiveTransform(zone, np.linalg.inv(lifted)).reshape(-1, 2)
+            corners = np.vstack([stood.reshape(-1, 2), seen])
             margin = self.table.die_mm
             x0, y0 = corners.min(axis=0) - margin
             x1, y1 = corners.max(axis=0) + margin
             to_frame = lifted @ np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]])
             size = (int((x1 - x0) * ppm), int((y1 - y0) * ppm))
             inside = np.zeros(size[::-1], np.uint8)
-            cv2.fillConvexPoly(inside, np.round((corners - (x0, y0)) * ppm).astype(np.int32), 1)
-            # a die lies in the zone, its top face's middle half a die or more from its edge
-            # (where the mat's edge would be a candidate)
-            inside = cv2.erode(inside, np.ones((int(_SIDE),) * 2, np.uint8)) > 0
+            cv2.fillConvexPoly(inside, np.round((seen - (x0, y0)) * ppm).astype(np.int32), 1)
+            # the mat inside its edge: the edge and what lies past it are no die
+            inside = cv2.erode(inside, np.ones((int(0.2 * _SIDE),) * 2, np.uint8)) > 0
+            lean = None
+            if self.table.camera is not None:
+                _, r, t = self.table.camera
+                camera = -r.T @ t
+                lean = _Lean(((camera[0] - x0) * ppm, (camera[1] - y0) * ppm),
+                             self.table.die_mm / (camera[2] - self.table.die_mm))
             yield to_frame, cv2.warpPerspective(frame, to_frame, size, flags=cv2.INTER_LINEAR
-                                                | cv2.WARP_INVERSE_MAP), inside
+                                                | cv2.WARP_INVERSE_MAP), inside, lean
             return
         for side in _SIZES:
             factor = _SIDE / side
             to_frame = np.diag([1 / factor, 1 / factor, 1.0])
             yield to_frame, cv2.resize(frame, None, fx=factor, fy=factor,
                                        interpolation=cv2.INTER_AREA if factor < 1
-                                       else cv2.INTER_LINEAR), None
+                                       else cv2.INTER_LINEAR), None, None
 
     def _in_zone(self, square: _Square, to_frame: np.ndarray) -> bool:
         """Whether the die lies in the roll zone, its whole top face over it (anywhere,
@@ -200,10 +228,12 @@ class ColourDiceReader:
                 return None, 0.0
             return star.colour, min(paint.confidence, star.confidence, plain,
                                     _plain(square.middle, middle),
-                                    (away - _STAR_CONTRAST) / 1.5)
+                                    (away - _STAR_CONTRAST) / 1.5, _five_points(square))
         same = self.colours.match(middle)
         if same.colour != paint.colour:
-            return None, 0.0
+            # plainly painted corners are a die, but which paint is in doubt (a yellow face
+            # gone golden under a warm light): a die whose face is unknown
+            return paint.colour, _DOUBT * min(paint.confidence, plain)
         return paint.colour, min(paint.confidence, same.confidence, plain)
 
     def _box(self, square: _Square, to_frame: np.ndarray,
@@ -229,6 +259,18 @@ class ColourDiceReader:
                 int(min(height - 1, np.ceil(points[:, 1].max()))))
 
 
+def _five_points(square: _Square) -> float:
+    """How surely a star's five points cross the ring round the face's middle: going round,
+    the colour leaves the bare face and comes back five times, so the fifth harmonic holds
+    much of the change round the ring (fingers, a shadow's edge or a dark patch of mat
+    share theirs out otherwise)."""
+    corners = np.median(square.corners, axis=0)
+    off = colour_distance(colour_feature(square.ring), colour_feature(corners)[None])
+    harmonics = np.abs(np.fft.rfft(off - off.mean()))[1:]
+    share = harmonics[4] / max(float(np.sqrt((harmonics ** 2).sum())), 1e-9)
+    return float(min(1.0, max(0.0, (share - 0.1) / 0.1)))
+
+
 def _plain(values: np.ndarray, colour: np.ndarray) -> float:
     """How plainly `values` share the colour `colour`: 1 when nearly all lie near it, 0 when
     many are off it (a corner of the square off the face, a shadow's edge across it)."""
@@ -243,17 +285,17 @@ def _outline(square: _Square, to_frame: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
 
 
-def _squares(view: np.ndarray, where: np.ndarray | None) -> list[_Square]:
-    """The squares of side _SIDE with an edge all round them in `view` (centred `where` it
-    says): places busy with edges are candidates, each turned by its edges' dominant
-    direction (modulo a right angle) and then placed where its four sides lie on edges."""
+def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None) -> list[_Square]:
+    """The squares of side _SIDE with an edge all round them in `view`: places busy with edges
+    (`where` it says) are candidates, each turned by its edges' dominant direction (modulo a
+    right angle) and then placed where its four sides lie on edges."""
     image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
     jxx, jyy, jxy = (gx * gx).sum(axis=2), (gy * gy).sum(axis=2), (gx * gy).sum(axis=2)
     strength = np.sqrt(jxx + jyy)
-    window = (int(0.7 * _SIDE),) * 2
-    busy = cv2.blur(cv2.blur(strength, window), window)
+    window = (int(0.4 * _SIDE),) * 2
+    busy = cv2.blur(cv2.blur(strength if where is None else strength * where, window), window)
     peaks = (busy >= cv2.dilate(busy, np.ones((int(0.5 * _SIDE),) * 2, np.uint8))) & (
         busy > _EDGE_FLOOR)
     if where is not None:
@@ -268,15 +310,17 @@ def _squares(view: np.ndarray, where: np.ndarray | None) -> list[_Square]:
     for x, y in zip(xs[order], ys[order], strict=True):
         y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
         turn = math.atan2(s4[y0:y1, x0:x1].sum(), c4[y0:y1, x0:x1].sum()) / 4
-        found += _fit(gx, gy, image, (float(x), float(y)), turn)
+        found += _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean)
     return found
 
 
 def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
-         turn: float) -> list[_Square]:
+         turn: float, *, lean: _Lean | None) -> list[_Square]:
     """Squares near `start`, turned about `turn`, whose sides lie on edges: the best few
     places apart from each other, each refined. A die's side face and part of its top can
-    outscore the top alone; the faces' colours choose between them."""
+    outscore the top alone (a top face as light as the mat has faint edges there), so the best
+    square moved a side face's depth away from the camera is tried too; the faces' colours
+    choose between them."""
     along = np.linspace(-0.8, 0.8, 12) * _SIDE / 2
     offsets = np.arange(-0.6 * _SIDE, 0.6 * _SIDE + 1e-6, 3.0)
     dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
@@ -289,7 +333,14 @@ def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, 
         place = (start[0] + float(dx[k]), start[1] + float(dy[k]))
         if all(math.dist(place, p) >= 0.3 * _SIDE for p in places):
             places.append(place)
-    return [_refined(gx, gy, image, place, turn, along=along) for place in places]
+    squares = [_refined(gx, gy, image, place, turn, along=along) for place in places]
+    if squares and lean is not None:
+        best = squares[0]
+        (cx, cy), (nx, ny) = best.centre, lean.nadir
+        squares.append(_refined(gx, gy, image, (cx + (cx - nx) * lean.depth,
+                                                cy + (cy - ny) * lean.depth),
+                                math.atan2(best.u[1], best.u[0]), along=along))
+    return squares
 
 
 def _refined(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
@@ -329,7 +380,9 @@ def _refined(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[flo
         return np.stack([bilinear(image[..., c], px, py) for c in range(3)], axis=1)
 
     corners = np.median(sample(a, b).reshape(4, -1, 3), axis=1)
-    return _Square((cx, cy), u, v, edge, corners, sample(ma, mb))
+    round_ = np.linspace(0, 2 * math.pi, _RING_POINTS, endpoint=False)
+    ring = sample(2 * _STAR_RING * np.cos(round_), 2 * _STAR_RING * np.sin(round_))
+    return _Square((cx, cy), u, v, edge, corners, sample(ma, mb), ring)
 
 
 def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.ndarray],

@@ -214,10 +214,10 @@ def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
     faces = (partner.face, reading.face)
     if None in faces:
         return Verdict("pending", "a die could not be read: tap its face")
-    ways = last_camel.roll_ways(game.state, faces)  # type: ignore[arg-type]
     least = min(partner.confidence, reading.confidence)
     if least < confident:
         return Verdict("pending", f"read with {least:.0%} confidence: check the dice")
+    ways = last_camel.roll_ways(game.state, faces)  # type: ignore[arg-type]
     if len(ways) > 1:
         return Verdict("pending", f"{' and '.join(faces)} can be used {len(ways)} ways: "
                                   "choose the camels")

@@ -180,7 +180,8 @@ class DiceReader:
                 pips = pips.take((pips.major > 0.4 * pip) & (pips.major < 4.0 * pip))
                 if self.table is not None:
                     pips = pips.take(self._flat_enough(pips, 1 / factor, offset))
-                few = FewPips(contrast=20.0, size=max(2.5, 0.6 * pip), edges=3)
+                few = FewPips(contrast=20.0, size=max(2.5, 0.6 * pip), edges=3,
+                              centred=self.table is None)
                 seen.append(pips.scaled(1 / factor))
             else:
                 few = FewPips()
@@ -278,9 +279,10 @@ def _on(face: Face, x: float, y: float) -> bool:
 
 def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarray, *,
            offset: tuple[int, int], die_mm: float) -> bool:
-    """Whether a one's pip is alone on its face: no pip where a two's or a three's corner pips
-    would be (a ring through all four corner cells, whichever way the die is turned), so the
-    one pip of a two that was found is not read as a one."""
+    """Whether a one's pip is alone in the middle of its face: where a two's or a three's
+    corner pips would be (a ring through all four corner cells, whichever way the die is
+    turned) there is no pip, so the one pip of a two that was found is not read as a one, and
+    there is plain face, so a speck on the table or a pip near a face's edge is not either."""
     x0, y0 = offset
     centre = cv2.perspectiveTransform(
         np.array([[[face.centre[0] + x0, face.centre[1] + y0]]], np.float64), to_table)[0, 0]
@@ -288,8 +290,8 @@ def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarra
     radius = math.sqrt(2) * CELL_SHARE * die_mm
     ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
     pts = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), lifted).reshape(-1, 2)
-    values = bilinear(gray, pts[:, 0] - x0, pts[:, 1] - y0)
-    return bool((face.polarity * (values - face.surface) / face.contrast).max() < 0.5)
+    shade = (bilinear(gray, pts[:, 0] - x0, pts[:, 1] - y0) - face.surface) / face.contrast
+    return bool((face.polarity * shade).max() < 0.5 and np.mean(np.abs(shade) <= 0.3) >= 0.8)
 
 
 def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:

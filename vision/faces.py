@@ -82,11 +82,14 @@ class FewPips:
     (pixels) to be read as a face, and in how many of 8 directions a face's edge must show:
     a larger pattern vouches for itself, but wood grain and specks make round dots too, and
     pairs of them. Where the dice's size is known (a calibrated table) a pip of the right size
-    needs less, and a die whose sides match the table may hide some of its edges."""
+    needs less, and a die whose sides match the table may hide some of its edges; `centred`
+    says whether a one must show by its face's edges that it sits in the middle of its face
+    (on a calibrated table the reader checks that at a die's own size instead)."""
 
     contrast: float = 30.0
     size: float = 4.5
     edges: int = 6
+    centred: bool = True
 
 
 @dataclass(frozen=True)
@@ -379,7 +382,7 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
                                      lone=n == 1, colour=colour, bgr=bgr)
     if ends.sum() < few.edges:
         return None
-    if n == 1:
+    if n == 1 and few.centred:
         # a one sits in the middle of its face: the face ends about as far on either side
         # (where a die may hide some of its edges, on the sides where both ends were seen)
         both = ends[:4] & ends[4:] if few.edges < len(ends) - 2 else np.ones(4, bool)

@@ -133,15 +133,26 @@ class Calibrator:
         return self.status()
 
     def learn_colours(self, game: str) -> dict[str, Any]:
-        """Step 3: the colour of each of `game`'s dice, all laid in the roll zone, apart."""
+        """Step 3: the colours of what the camera reads of `game` under this light, from
+        all of them laid in the roll zone, apart: every die of a board game or of The Last
+        Camel, one racing card of each camel for Camel Up Cards."""
         from vision.calibrate import CalibrationError, learn_colours
-        from vision.dicesets import DICE_SETS, dice_set
+        from vision.cards import learn_card_colours
+        from vision.colour_dice import learn_face_colours
+        from vision.dicesets import COLOUR_DICE_SETS, DICE_SETS, colour_dice_set, dice_set
 
-        if game not in DICE_SETS:
-            raise CalibrationRefused(f"the camera reads no dice of {game}: nothing to learn")
         table = self._found.get("table", self._vision.calibration)
+        frame = self._frame()
         try:
-            colours = learn_colours(self._frame(), dice_set(game), table=table)
+            if game in DICE_SETS:
+                colours = learn_colours(frame, dice_set(game), table=table)
+            elif game in COLOUR_DICE_SETS:
+                colours = learn_face_colours(frame, colour_dice_set(game), table=table)
+            elif game == CARDS_GAME:
+                colours = learn_card_colours(frame, table=table)
+            else:
+                raise CalibrationRefused(f"the camera reads nothing of {game}: no colours to "
+                                         "learn")
         except CalibrationError as e:
             raise CalibrationRefused(str(e)) from None
         self._found["colours"] = (game, colours)

@@ -267,8 +267,19 @@ def _close(source: Any) -> None:
         log.warning("the camera did not close cleanly: %s", e)
 
 
+def _label(reading: dict[str, Any]) -> tuple[str, bool]:
+    """What a reading says, as drawn beside it ("blue 2 97%", "gold 80%", "? 2 40%"), and
+    whether every part of it was read: a die's colour and value, a face, a card's camel and
+    value."""
+    keys = ("face",) if "face" in reading else ("die", "camel", "value", "numeral")
+    parts = [reading[key] for key in keys if key in reading]
+    text = " ".join("?" if part is None else str(part) for part in parts)
+    return f"{text} {reading['confidence']:.0%}", None not in parts
+
+
 def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
-    """The frame as JPEG with the roll zone and each die found, its reading and confidence."""
+    """The frame as JPEG with the roll zone and each die or card found, what was read of it
+    and how sure."""
     import cv2
     import numpy as np
 
@@ -276,12 +287,11 @@ def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
     if table is not None:
         zone = np.asarray(table.zone, np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [zone], True, ZONE, 2)
-    for die in dice:
-        x0, y0, x1, y1 = die.box
-        sure = die.die is not None and die.value is not None and die.confidence >= CONFIDENT
-        colour = GREEN if sure else AMBER
+    for reading in dice:
+        x0, y0, x1, y1 = reading.box
+        label, read = _label(reading.to_json())
+        colour = GREEN if read and reading.confidence >= CONFIDENT else AMBER
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = f"{die.die or '?'} {die.value or '?'} {die.confidence:.0%}"
         cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                     colour, 1, cv2.LINE_AA)
     ok, buffer = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])

@@ -6,9 +6,10 @@ import time
 
 import pytest
 
-from companion.camera import TableCamera
+from companion.camera import TableCamera, _annotated_jpeg, _label
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
+from vision.cards import CardReading
 from vision.settle import Settler
 from vision.stage import Stage
 
@@ -156,3 +157,22 @@ def test_a_reading_the_game_cannot_take_is_a_warning_and_never_applied(tmp_path,
         after = wait_until(table, lambda s: s.view["readings"])
         assert after.view["readings"][0]["outcome"] == "refused"
         assert len(after.view["history"]) == 1
+
+
+@pytest.mark.parametrize(("reading", "label"), [
+    ({"die": "blue", "value": 2, "confidence": 0.97}, ("blue 2 97%", True)),
+    ({"die": "grey", "value": 3, "numeral": "black", "confidence": 0.95},
+     ("grey 3 black 95%", True)),
+    ({"die": None, "value": 2, "confidence": 0.4}, ("? 2 40%", False)),
+    ({"die": None, "face": "gold", "confidence": 0.8}, ("gold 80%", True)),
+    ({"camel": "white", "value": None, "confidence": 0.6}, ("white ? 60%", False)),
+])
+def test_the_camera_view_labels_dice_faces_and_cards_with_what_was_read(reading, label):
+    assert _label(reading) == label
+
+
+def test_a_card_reading_is_drawn_on_the_camera_view():
+    stage = Stage("camelup-2014", seed=SEED)
+    card = CardReading("white", 2, (10, 10, 60, 90), 0.93)
+    jpeg = _annotated_jpeg(stage.read().image, [card], None)
+    assert jpeg.startswith(b"\xff\xd8")

@@ -1,16 +1,24 @@
 """Setting up from a phone: a new game, and calibrating the camera step by step."""
 
+import json
 import tomllib
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.calibration import Calibrator
 from tests.web.conftest import PIN, csrf
 from vision.sources import CameraSettings
 from vision.stage import Stage
+from vision.synth import random_light, random_table
+from vision.synth_cards import card_calibration_frame
 from web import create_app
 
 WITH_PIN = {"X-Table-Pin": PIN}
+CARDS_HEADER = json.loads(
+    (Path(__file__).resolve().parents[2] / "examples" / "camelup-cards.jsonl")
+    .read_text().splitlines()[0])
 
 
 def test_the_new_game_page_offers_the_board_games_and_the_players_now(client):
@@ -159,3 +167,20 @@ def test_a_table_without_a_camera_has_nothing_to_calibrate(client):
     answer = client.get("/api/calibration")
     assert answer.status_code == 404
     assert answer.json == {"error": "this table has no camera to calibrate"}
+
+
+@pytest.mark.parametrize("header", [CARDS_HEADER])
+def test_the_colours_of_camel_up_cards_racing_cards_are_learned(tmp_path, table):
+    """For Camel Up Cards the page learns one racing card of each camel, laid apart."""
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    scene = random_table(5)
+    calibrator.camera = StillCamera(
+        card_calibration_frame(scene, random_light(np.random.default_rng(5), "neutral"),
+                               5).image, None)
+    client = create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "k",
+                                "CALIBRATOR": calibrator}).test_client()
+    learned = client.post("/api/calibration/colours", headers=WITH_PIN).json
+    assert learned["colours"] == "camelup-cards", learned
+    client.post("/api/calibration/save", headers=WITH_PIN)
+    assert calibrator.vision().colours_for("camelup-cards") is not None
+    assert calibrator.settler("camelup-cards").reader.colours is not None

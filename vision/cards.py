@@ -213,7 +213,7 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
     """Cards placed from their camel marks on the table seen from above (`size` pixels), where
     no card was `found` yet: one mark in a card's middle, or two a card's mark spacing apart
     along it, and the card's outline turned and moved a little to where its edges bear it out
-    best, every side mostly seen."""
+    best."""
     ppm = size[0] / CARD_MM[0]
     dark = _dark(view, MARK_MM[1] * ppm)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
@@ -242,7 +242,11 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
     for centre, turn in guesses:
         tries = _rectangles(centre + np.column_stack([dx, dy]), size,
                             np.radians(turn) + turns)
-        support = _side_support(tries, near)
+        sides = _side_support(tries, near)
+        # every side mostly seen, or two sides meeting at a corner seen all along (a card
+        # lit from one side shows no edge on the other against a mat of its colour)
+        corner = np.minimum(sides, np.roll(sides, -1, axis=1)).max(axis=1)
+        support = np.maximum(sides.min(axis=1), corner - 0.25)
         best = int(np.argmax(support))
         if support[best] >= 0.6:
             quads.append((tries[best], float(min(1.0, (support[best] - 0.6) / 0.25))))
@@ -261,8 +265,8 @@ def _rectangles(centres: np.ndarray, size: tuple[float, float], angles: np.ndarr
 
 
 def _side_support(quads: np.ndarray, near: np.ndarray) -> np.ndarray:
-    """For each of `quads` (N x 4 x 2), the least share over its four sides of points on the
-    side lying by an edge (`near`); 0 for a quad not wholly in view."""
+    """For each of `quads` (N x 4 x 2) and each of its sides, the share of points on the side
+    lying by an edge (`near`); 0 for a quad not wholly in view (N x 4)."""
     height, width = near.shape
     t = np.linspace(0.08, 0.92, 24)[None, None, :, None]
     ends = np.roll(quads, -1, axis=1)
@@ -270,8 +274,8 @@ def _side_support(quads: np.ndarray, near: np.ndarray) -> np.ndarray:
     inside = ((points[..., 0] >= 0) & (points[..., 0] < width) & (points[..., 1] >= 0)
               & (points[..., 1] < height))
     seen = near[np.clip(points[..., 1], 0, height - 1), np.clip(points[..., 0], 0, width - 1)]
-    shares = seen.mean(axis=2).min(axis=1)
-    return np.where(inside.all(axis=(1, 2)), shares, 0.0)
+    shares = seen.mean(axis=2)
+    return np.where(inside.all(axis=(1, 2))[:, None], shares, 0.0)
 
 
 def _edges(image: np.ndarray) -> np.ndarray:

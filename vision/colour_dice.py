@@ -43,6 +43,8 @@ _MIDDLE = 0.1
 _SEEN = 0.3
 #: the confidence of a face whose corners and middle name different paints, at most
 _DOUBT = 0.4
+#: a reading this sure of a die's face ends the search once every die is read so
+_SURE = 0.9
 #: a ring through a star's five points (a share of the side from the middle), and its samples
 _STAR_RING = 0.25
 _RING_POINTS = 40
@@ -145,19 +147,20 @@ class ColourDiceReader:
                ) -> Iterator[tuple[_Square, np.ndarray, str | None, float]]:
         """Each top face found in the roll zone (with its view's pixels to frame pixels), the
         face it shows (None for no die's face) and how sure that is: of the squares found
-        round one place, the one read surest."""
+        round one place, the one read surest. Candidates are looked at busiest first, and no
+        more once each of the game's dice has been read surely."""
         for to_frame, view, where, lean in self._views(frame):
-            read = []
-            for square in _squares(view, where, lean):
-                if self._in_zone(square, to_frame):
-                    face, sure = self._face(square)
-                    edge = (square.edge - _EDGE_FLOOR) / (1.5 * _EDGE_FLOOR)
-                    read.append((square, face, min(sure, 1.0, max(0.0, edge))))
-            kept: list[_Square] = []
-            for square, face, sure in sorted(read, key=lambda r: -r[2]):
-                if all(math.dist(square.centre, k.centre) > 0.7 * _SIDE for k in kept):
-                    kept.append(square)
-                    yield square, to_frame, face, sure
+            read: list[tuple[_Square, str | None, float]] = []
+            for squares in _squares(view, where, lean):
+                for square in squares:
+                    if self._in_zone(square, to_frame):
+                        face, sure = self._face(square)
+                        edge = (square.edge - _EDGE_FLOOR) / (1.5 * _EDGE_FLOOR)
+                        read.append((square, face, min(sure, 1.0, max(0.0, edge))))
+                if sum(sure >= _SURE for _, _, sure in _apart_squares(read)) >= self.dice.count:
+                    break
+            for square, face, sure in _apart_squares(read):
+                yield square, to_frame, face, sure
 
     def _views(self, frame: np.ndarray
                ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None, _Lean | None]]:
@@ -271,6 +274,16 @@ def _five_points(square: _Square) -> float:
     return float(min(1.0, max(0.0, (share - 0.1) / 0.1)))
 
 
+def _apart_squares(read: list[tuple[_Square, str | None, float]]
+                   ) -> list[tuple[_Square, str | None, float]]:
+    """Of squares read (square, face, confidence) round one place, the one read surest."""
+    kept: list[tuple[_Square, str | None, float]] = []
+    for entry in sorted(read, key=lambda r: -r[2]):
+        if all(math.dist(entry[0].centre, k[0].centre) > 0.7 * _SIDE for k in kept):
+            kept.append(entry)
+    return kept
+
+
 def _plain(values: np.ndarray, colour: np.ndarray) -> float:
     """How plainly `values` share the colour `colour`: 1 when nearly all lie near it, 0 when
     many are off it (a corner of the square off the face, a shadow's edge across it)."""
@@ -285,10 +298,12 @@ def _outline(square: _Square, to_frame: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
 
 
-def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None) -> list[_Square]:
-    """The squares of side _SIDE with an edge all round them in `view`: places busy with edges
-    (`where` it says) are candidates, each turned by its edges' dominant direction (modulo a
-    right angle) and then placed where its four sides lie on edges."""
+def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None
+             ) -> Iterator[list[_Square]]:
+    """The squares of side _SIDE with an edge all round them in `view`, candidate by
+    candidate: places busy with edges (`where` it says), busiest first, each turned by its
+    edges' dominant direction (modulo a right angle) and then placed where its four sides lie
+    on edges."""
     image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
@@ -306,12 +321,10 @@ def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None) -> 
     double = np.arctan2(2 * jxy, jxx - jyy)
     c4, s4 = np.cos(2 * double) * strength, np.sin(2 * double) * strength
     reach = int(0.8 * _SIDE)
-    found = []
     for x, y in zip(xs[order], ys[order], strict=True):
         y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
         turn = math.atan2(s4[y0:y1, x0:x1].sum(), c4[y0:y1, x0:x1].sum()) / 4
-        found += _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean)
-    return found
+        yield _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean)
 
 
 def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -198,7 +198,3 @@ def calibration_frame(table: Table, light: Light, seed: int) -> RenderedFrame:
     return render(table, scatter(rng, table, LAST_CAMEL.count, touching=0.0), light, rng=rng,
                   noise=2.0, jpeg=92)
 
-
-def with_face(pose: ColourDiePose, name: str) -> ColourDiePose:
-    """`pose` with the face `name` on top."""
-    return replace(pose, top=pose.dice.names.index(name))

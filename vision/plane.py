@@ -3,7 +3,7 @@
 The general reader groups pips by how alike they look, and a pip measured badly (blurred into
 an edge, its surround misjudged at a face's corner) can be left out of its face. On a
 calibrated table there is a surer guide: taken onto the plane of the top faces, a face's pips
-lie on a grid of known step. Pips the reader left over (three or more near one another) are
+lie on a grid of known step. Pips the reader left over (two or more near one another) are
 grouped by where they lie there, fitted to each pattern at that step (turn and place free), and
 the cells are then read in the image as the reader reads them: a cell is pip or face by its
 shade, so a missed pip still counts.
@@ -34,9 +34,10 @@ CELL_SHARE = 0.27
 _FIT = 0.25
 #: the rescued faces are trusted a little less than those the reader found by itself
 _RESCUED = 0.9
-#: fewer pips than this are not rescued: a lone pip, or a pair, is as likely a top face's pip
-#: and a side face's taken together as a face
-_FEWEST = 3
+#: fewer pips than this are not rescued: a lone pip is read as a one by the reader's own,
+#: stricter checks; a pair is a two only where its pips lie a two's diagonal apart on the top
+#: faces' plane with plain face all round them (a top face's pip and a side face's do not)
+_FEWEST = 2
 
 
 def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,

@@ -347,4 +347,5 @@ def score_cards(frame: CardFrame, readings: Sequence[CardReading]) -> tuple[Scor
     as_dice = [DieReading(r.camel, r.value, r.box, r.confidence) for r in readings]
     in_view = score(true([c for c in frame.cards if c.visible]), as_dice,
                     ignore=[c.box for c in frame.cards if not c.visible])
-    return in_view, score(true(frame.cards), as_dice)
+    # cards in full view first: a reading as near one as a card under it answers for the top
+    return in_view, score(true(sorted(frame.cards, key=lambda c: not c.visible)), as_dice)

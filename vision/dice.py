@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import DiceColours
+from vision.colours import DiceColours, colour_feature
 from vision.dicesets import DiceSet
-from vision.faces import Face, FewPips, bilinear, read_faces
+from vision.faces import COLOUR_EDGE, Face, FewPips, bilinear, read_faces
 from vision.pips import LIGHT, Pips, concat_pips, find_pips
 from vision.plane import CELL_SHARE, rescue_faces
 
@@ -109,8 +109,8 @@ class DiceReader:
                                   offset=(x0, y0),
                                   die_mm=self.table.die_mm)
             faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)
-                     and (f.pips > 1 or _alone(f, gray, lifted, to_table, offset=(x0, y0),
-                                               die_mm=self.table.die_mm))]
+                     and (f.pips > 1 or _alone(f, image, gray, lifted, to_table,
+                                               offset=(x0, y0), die_mm=self.table.die_mm))]
         tops = _top_faces(faces)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         readings = []
@@ -277,12 +277,13 @@ def _on(face: Face, x: float, y: float) -> bool:
     return bool(np.abs(cells).max() < 1.6)
 
 
-def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarray, *,
-           offset: tuple[int, int], die_mm: float) -> bool:
+def _alone(face: Face, image: np.ndarray, gray: np.ndarray, lifted: np.ndarray,
+           to_table: np.ndarray, *, offset: tuple[int, int], die_mm: float) -> bool:
     """Whether a one's pip is alone in the middle of its face: where a two's or a three's
     corner pips would be (a ring through all four corner cells, whichever way the die is
     turned) there is no pip, so the one pip of a two that was found is not read as a one, and
-    there is plain face, so a speck on the table or a pip near a face's edge is not either."""
+    there is plain face, of the face's shade and colour, so a speck on the table or a pip
+    near a face's edge (the ring then runs off the face) is not either."""
     x0, y0 = offset
     centre = cv2.perspectiveTransform(
         np.array([[[face.centre[0] + x0, face.centre[1] + y0]]], np.float64), to_table)[0, 0]
@@ -290,8 +291,13 @@ def _alone(face: Face, gray: np.ndarray, lifted: np.ndarray, to_table: np.ndarra
     radius = math.sqrt(2) * CELL_SHARE * die_mm
     ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
     pts = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), lifted).reshape(-1, 2)
-    shade = (bilinear(gray, pts[:, 0] - x0, pts[:, 1] - y0) - face.surface) / face.contrast
-    return bool((face.polarity * shade).max() < 0.5 and np.mean(np.abs(shade) <= 0.3) >= 0.8)
+    xs, ys = pts[:, 0] - x0, pts[:, 1] - y0
+    shade = (bilinear(gray, xs, ys) - face.surface) / face.contrast
+    spots = face.surface_points
+    own = colour_feature(np.median(bilinear(image, spots[:, 0], spots[:, 1]), axis=0))
+    hue = np.hypot(*(colour_feature(bilinear(image, xs, ys))[:, :2] - own[:2]).T)
+    plain = (np.abs(shade) <= 0.3) & (hue <= COLOUR_EDGE)
+    return bool((face.polarity * shade).max() < 0.5 and plain.mean() >= 0.8)
 
 
 def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:

@@ -38,7 +38,7 @@ _MIN_LONE_ROUNDNESS = 0.65
 _MAX_LOPSIDED = 0.25
 #: how far the colour (red and green shares of the light) must stray from a face's for the
 #: face to end there: ordinary variation under one light is about 0.03
-_COLOUR_EDGE = 0.08
+COLOUR_EDGE = 0.08
 #: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
 _FACE_REACH = 1.75
 
@@ -488,7 +488,7 @@ def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offs
     off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
     if colour is not None:
         hue = colour_feature(bilinear(colour, pts[0], pts[1]))[..., :2]
-        strays = np.hypot(*(hue - colour_feature(bgr)[:2]).transpose(2, 0, 1)) > _COLOUR_EDGE
+        strays = np.hypot(*(hue - colour_feature(bgr)[:2]).transpose(2, 0, 1)) > COLOUR_EDGE
         # an edge is where the colour changes and stays changed: next to a pip it is blurred
         # for a sample or so (a camera's colour is coarser than its brightness)
         off[:, :-1] |= strays[:, :-1] & strays[:, 1:]

@@ -252,7 +252,7 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
         # every side mostly seen, or two sides meeting at a corner seen all along (a card
         # lit from one side shows no edge on the other against a mat of its colour)
         corner = np.minimum(sides, np.roll(sides, -1, axis=1)).max(axis=1)
-        support = np.maximum(sides.min(axis=1), corner - 0.25)
+        support = np.maximum(sides.min(axis=1), corner - 0.15)
         best = int(np.argmax(support))
         if support[best] >= 0.6:
             quads.append((tries[best], float(min(1.0, (support[best] - 0.6) / 0.25))))

@@ -93,8 +93,9 @@ def test_colour_calibration_without_every_camel_says_so_in_one_line():
         learn_card_colours(np.full((480, 640, 3), 120, np.uint8))
 
 
-def test_each_card_laid_is_read_once_and_reported_gone_when_gathered():
-    frames, truth = card_sequence(1, cards=3, light="neutral")
+@pytest.mark.parametrize(("seed", "light"), [(1, "neutral"), (3, "glare")])
+def test_each_card_laid_is_read_once_and_reported_gone_when_gathered(seed, light):
+    frames, truth = card_sequence(seed, cards=3, light=light)
     table = calibrate_table(frames[0].image, frames[0].layout)
     settler = Settler(CardReader(table=table), zone=table.zone, reach=CARD_REACH)
     events = []

@@ -53,6 +53,9 @@ _CHROMA_LOW, _CHROMA_HIGH = 10, 30
 #: card's edge that leaves the region (half the edge line, and the erosion)
 _CUT = 5
 _INSET = 1.0 + _CUT / 2
+#: two camels' learned card colours nearer than this (vision.colours' units; the nominal
+#: colours lie 5.5 or more apart) are taken for two cards of one camel
+_ALIKE = 2.0
 #: a mark is darker than this share of the card face around it
 _MARK_DARKNESS = 0.5
 
@@ -430,11 +433,12 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
                        camels: Sequence[str] = tuple(CAMEL_COLOURS.references)) -> DiceColours:
     """Each camel's card colour under this light, from one frame showing one card of each
     camel face up, apart: the cards found are matched to the camels, each once, so that their
-    colours lie nearest the nominal ones overall."""
+    colours lie nearest the nominal ones overall. Two cards of one camel, and none of another,
+    would teach that camel the other's colour: colours too alike to tell apart are refused."""
     from vision.calibrate import CalibrationError, _cheapest_assignment
 
     reader = CardReader(table=table, threshold=0.0)
-    seen = [r.bgr for r in reader.read(frame) if r.bgr is not None]
+    seen = [r.bgr for r in reader.read(frame) if r.bgr is not None and r.value is not None]
     if len(seen) < len(camels):
         raise CalibrationError(f"found {len(seen)} racing cards, need one of each of the "
                                f"{len(camels)} camels ({', '.join(camels)}): lay them face up "
@@ -442,4 +446,10 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
     nominal = colour_feature(np.array([CAMEL_COLOURS.references[c] for c in camels]))
     measured = colour_feature(np.array(seen, np.float64))
     assignment = _cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
+    chosen = measured[assignment]
+    apart = colour_distance(chosen[:, None], chosen[None]) + np.eye(len(camels)) * _ALIKE
+    alike = [c for c, row in zip(camels, apart, strict=True) if row.min() < _ALIKE]
+    if alike:
+        raise CalibrationError(f"the {' and '.join(alike)} cards look alike: lay one card of "
+                               "each camel face up in view, apart, and try again")
     return DiceColours({camel: seen[k] for camel, k in zip(camels, assignment, strict=True)})

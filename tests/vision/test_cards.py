@@ -15,10 +15,12 @@ from vision.scoring import Score
 from vision.settle import CARD_REACH, GONE, LANDED, Settler
 from vision.synth import LIGHTS, Light, Table, random_light, random_table
 from vision.synth_cards import (
+    CardPose,
     card_calibration_frame,
     card_frame,
     card_sequence,
     random_card_frame,
+    render_cards,
     score_cards,
 )
 
@@ -91,6 +93,17 @@ def test_card_colours_are_learned_from_one_card_of_each_camel():
 def test_colour_calibration_without_every_camel_says_so_in_one_line():
     with pytest.raises(CalibrationError, match=r"^found 0 racing cards, need one of each"):
         learn_card_colours(np.full((480, 640, 3), 120, np.uint8))
+
+
+def test_colour_calibration_refuses_two_cards_of_one_camel_for_two_camels():
+    table = random_table(7)
+    light = random_light(np.random.default_rng(1), "neutral")
+    places = [(50, 136), (120, 136), (190, 136), (76, 40), (164, 40)]
+    cards = [CardPose(camel, 1, x, y, 0.0) for camel, (x, y)
+             in zip(["blue", "green", "orange", "orange", "white"], places, strict=True)]
+    shot = render_cards(table, cards, light, rng=np.random.default_rng(2)).image
+    with pytest.raises(CalibrationError, match=r"^the orange and yellow cards look alike"):
+        learn_card_colours(shot, table=calibrate_table(shot, table.layout))
 
 
 @pytest.mark.parametrize(("seed", "light"), [(1, "neutral"), (3, "glare")])

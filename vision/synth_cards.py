@@ -25,6 +25,7 @@ from vision.synth import (
     Light,
     Table,
     _draw_hand,
+    _fill,
     random_hand,
     random_light,
     random_table,
@@ -293,11 +294,6 @@ def _rounded_rectangle(size: tuple[float, float], radius: float) -> np.ndarray:
         for a in np.radians(np.linspace(start, start + 90, 5)):
             points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
     return np.array(points)
-
-
-def _fill(image: np.ndarray, points: np.ndarray, colour: Sequence[float]) -> None:
-    cv2.fillPoly(image, [np.round(points * 16).astype(np.int32)],
-                 tuple(float(c) for c in colour), lineType=cv2.LINE_AA, shift=4)
 
 
 def _hands_mask(camera: Camera, hands: Sequence[Hand]) -> np.ndarray:

@@ -53,13 +53,35 @@ def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,
     step = CELL_SHARE * die_mm
     faces = []
     for group in _near_on_plane(on_plane, pips.polarity, 2 * math.sqrt(2) * step * 1.2):
-        if not _FEWEST <= len(group) <= 6:
+        if not _FEWEST <= len(group) <= 7:
             continue
-        face = _read(pips, group, on_plane[group], gray, lifted=lifted, offset=offset,
-                     step=step, die_mm=die_mm)
-        if face is not None:
-            faces.append(face)
+        # a group may hold a pip of a side face or of a die beside: when it reads as no face,
+        # the best face read from all of it but one pip that lies off that face
+        tries = [group] if len(group) <= 6 else []
+        if len(group) > _FEWEST:
+            tries += [group[:k] + group[k + 1:] for k in range(len(group))]
+        best = None
+        for part in tries:
+            face = _read(pips, part, on_plane[part], gray, lifted=lifted, offset=offset,
+                         step=step, die_mm=die_mm)
+            if face is None or not _clear_of(face, pips, group):
+                continue
+            if part is group:
+                best = face
+                break
+            if best is None or face.confidence > best.confidence:
+                best = face
+        if best is not None:
+            faces.append(best)
     return faces
+
+
+def _clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
+    """Whether no pip of `group` but the face's own lies on the face."""
+    basis = np.array([face.u, face.v]).T
+    offsets = np.stack([pips.x[group] - face.centre[0], pips.y[group] - face.centre[1]])
+    cells = np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
+    return int((cells < 1.75).sum()) <= face.pips
 
 
 def _near_on_plane(points: np.ndarray, polarity: np.ndarray, reach: float) -> list[list[int]]:

@@ -159,14 +159,14 @@ def cpu_per_frame(rolls: int, size: tuple[int, int]) -> None:
 def demo_memory() -> None:
     started = time.monotonic()
     demo = subprocess.Popen([str(SCRIPT), "demo", "--port", "0", "--host", "127.0.0.1",
-                             "--speed", "40", "--seed", "3", "--players", "3",
+                             "--speed", "40", "--seed", "3", "--players", "3", "--games", "1",
                              "--game", "camelup-2014"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         demo.stdout.readline()
         url = demo.stdout.readline().split("open ")[1].split(" ")[0]
         state: dict = {}
-        while time.monotonic() - started < 900:
+        while time.monotonic() - started < 1800:
             with urllib.request.urlopen(url + "api/state", timeout=30) as answer:
                 state = json.load(answer)
             if state["finished"]:

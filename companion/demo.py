@@ -71,7 +71,8 @@ def add_command(commands: Any) -> None:
     demo.add_argument("--no-odds", dest="odds", action="store_false",
                       help="play without odds and advice")
     demo.add_argument("--games", type=int, default=0,
-                      help="stop after this many games (default: play one after another)")
+                      help="stop playing after this many games, leaving the last one on the "
+                           "dashboard (default: play one after another)")
     demo.set_defaults(run=run)
 
 
@@ -93,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
                   f"(seed {seed}), kept in {store_path} until the demo stops", flush=True)
             print(f"camel-companion: open {address(args.host, server.port)} on any phone or "
                   f"browser; the table's PIN is {args.pin}; Ctrl-C stops", flush=True)
-            players.when_done.append(table.close)
+            players.when_done.append(lambda: print(
+                f"camel-companion: {args.games} game(s) played; the dashboard shows the last "
+                "one until Ctrl-C", flush=True))
             players.start()
             serve_until_stopped(table, server, on_stop=players.stop)
     print("camel-companion: the demo stopped", flush=True)
@@ -115,7 +118,7 @@ class DemoTable:
         self.games = games
         self.rng = random.Random(seed)
         self.when_done: list[Callable[[], None]] = []
-        """Called once the table has played `games` games."""
+        """Called once the table has played `games` games and stopped playing."""
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)

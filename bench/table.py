@@ -176,7 +176,8 @@ def demo_memory() -> None:
         workers = [_rss(int(p)) for p in _children(demo.pid)]
         print(f"demo after a whole game ({len(state['history'])} actions, "
               f"{len(state['readings'])} camera readings, finished {state['finished']}, "
-              f"{time.monotonic() - started:.0f} s): {rss:.0f} MB resident, odds worker "
+              f"{time.monotonic() - started:.0f} s): {rss:.0f} MB resident; its child "
+              f"processes (odds worker, multiprocessing's tracker) "
               f"{' + '.join(f'{w:.0f}' for w in workers) or 'none'} MB")
     finally:
         demo.terminate()
@@ -222,8 +223,10 @@ def _rss(pid: int) -> float:
 
 
 def _children(pid: int) -> list[str]:
-    found = Path(f"/proc/{pid}/task/{pid}/children")
-    return found.read_text().split() if found.exists() else []
+    """The processes `pid` started, from any of its threads (the odds worker is started by
+    the advisor's)."""
+    return [child for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
 
 
 def _p95(values: list[float]) -> float:

@@ -92,8 +92,10 @@ def run(args: argparse.Namespace) -> int:
                 advisor(table, args.odds), dashboard(table, listening) as server:
             print(f"camel-companion: a demo game of {args.game} for {args.players} players "
                   f"(seed {seed}), kept in {store_path} until the demo stops", flush=True)
-            print(f"camel-companion: open {address(args.host, server.port)} on any phone or "
-                  f"browser; the table's PIN is {args.pin}; Ctrl-C stops", flush=True)
+            here = f"http://localhost:{server.port}/ here, or " \
+                if args.host in ("0.0.0.0", "::", "") else ""
+            print(f"camel-companion: open {here}{address(args.host, server.port)} on any phone "
+                  f"or browser; the table's PIN is {args.pin}; Ctrl-C stops", flush=True)
             players.when_done.append(lambda: print(
                 f"camel-companion: {args.games} game(s) played; the dashboard shows the last "
                 "one until Ctrl-C", flush=True))

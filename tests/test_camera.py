@@ -43,7 +43,8 @@ def wait_until(table, done, timeout=WAIT):
     snapshot = table.snapshot
     while not done(snapshot):
         left = deadline - time.monotonic()
-        assert left > 0, f"gave up waiting; the table shows {snapshot.view['notice']}"
+        assert left > 0, (f"gave up waiting; the table shows {snapshot.view['notice']}, "
+                          f"the readings {snapshot.view['readings']}")
         snapshot = table.wait_for_snapshot(snapshot.version, left) or table.snapshot
     return snapshot
 

@@ -12,6 +12,7 @@ from companion.game import Game
 from companion.rules.last_camel import roll_ways
 from companion.table import Table
 from tests.play import stored_game
+from tests.test_camera import wait_until
 from tests.test_table_readings import CARDS, LAST_CAMEL, LEG_SETUP
 from vision.calibrate import calibrate_table
 from vision.cards import CardReader
@@ -49,16 +50,6 @@ def calibrator(tmp_path, image, layout, **found):
     saved = tmp_path / "calibration.toml"
     saved.write_text(calibration_toml(calibration=calibrate_table(image, layout), **found))
     return Calibrator(None, saved)
-
-
-def wait_until(table, done, timeout=WAIT):
-    deadline = time.monotonic() + timeout
-    snapshot = table.snapshot
-    while not done(snapshot):
-        left = deadline - time.monotonic()
-        assert left > 0, f"gave up waiting; the readings were {snapshot.view['readings']}"
-        snapshot = table.wait_for_snapshot(snapshot.version, left) or table.snapshot
-    return snapshot
 
 
 def test_each_game_gets_a_settler_with_its_own_reader(tmp_path):

@@ -15,6 +15,7 @@ dashboard listens, and its watchdog is fed by the table's own heartbeat.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import random
@@ -206,20 +207,10 @@ def first_game(header: Mapping[str, Any]) -> dict[str, Any]:
             **header}
 
 
-class _Nothing:
-    """What stands for a part the table runs without: a context doing nothing."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
     """The table's camera, watching from its own thread; none when configured off."""
     if not settings.camera:
-        return _Nothing()
+        return contextlib.nullcontext()
     from companion.camera import TableCamera
 
     calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler)
@@ -229,7 +220,7 @@ def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
 def _panel(table: Table, settings: TableConfig) -> Any:
     """The button panel on gpiozero's default pins; none if not configured or unavailable."""
     if settings.buttons is None:
-        return _Nothing()
+        return contextlib.nullcontext()
     from gpiozero.exc import GPIOZeroError
 
     from companion.buttons import Panel, PinMap
@@ -240,6 +231,6 @@ def _panel(table: Table, settings: TableConfig) -> Any:
     except (GPIOZeroError, OSError, RuntimeError) as e:
         log.warning("the button panel cannot be used: %s", e)
         table.announce(f"the button panel cannot be used ({e}): log on the dashboard")
-        return _Nothing()
+        return contextlib.nullcontext()
     panel.when_refused.append(table.announce)
     return panel

@@ -41,8 +41,10 @@ def start_writer(path, edition, seed):
 
 
 def acknowledged(lines):
-    """How many actions the writer said were stored, from everything it printed."""
-    acks = [int(line.split()[1]) for line in lines if line.startswith("ack ")]
+    """How many actions the writer said were stored, from everything it printed: whole lines
+    only, since the kill may cut the last one short ("ack 1" of "ack 12", or "ack ")."""
+    acks = [int(line.split()[1]) for line in lines
+            if line.startswith("ack ") and line.endswith("\n")]
     return max(acks, default=0)
 
 
@@ -69,7 +71,7 @@ def run_until_killed(path, edition, seed, rng):
         writer.kill()
         writer.wait()
     assert writer.returncode in (-signal.SIGKILL, 0)
-    return acknowledged(printed + out.splitlines())
+    return acknowledged(printed + out.splitlines(keepends=True))
 
 
 def test_every_acknowledged_action_survives_sigkill_of_the_writer(tmp_path):

@@ -90,7 +90,7 @@ def film(rolls: int, size: tuple[int, int], seed: int = 5):
     for k in range(rolls):
         if k and k % len(dice) == 0:
             stage.clear()
-            while stage._film:
+            while not stage.wait_filmed(0):
                 frames.append(stage.read().image)
         stage.throw(dice[k % len(dice)])
         for step in range(22):

@@ -104,7 +104,7 @@ def test_dice_picked_up_one_by_one_are_each_gone_once_though_a_hand_covers_the_o
     events = []
 
     def film() -> None:
-        while stage._film:
+        while not stage.wait_filmed(0):
             frame = stage.read()
             events.extend((e.kind, e.reading.die) for e in settler.feed(frame.image, frame.time))
 

@@ -9,7 +9,7 @@ None rather than guess: a wrong reading costs the table far more than an unknown
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.colours import DiceColours, colour_feature
 from vision.dicesets import DiceSet
-from vision.faces import COLOUR_EDGE, Face, FewPips, bilinear, read_faces
+from vision.faces import COLOUR_EDGE, Face, FewPips, Shade, bilinear, on_face, read_faces
 from vision.pips import LIGHT, Pips, concat_pips, find_pips
 from vision.plane import CELL_SHARE, rescue_faces
 
@@ -39,6 +39,9 @@ _FLAT_SLACK = 0.22
 #: face costs more than a pip left out)
 _FACE_FLAT_SLACK = 0.16
 _SMALLEST_LEVEL = 96
+#: the narrowest a one's face may be, as a share of a die's width (about 0.45 when its
+#: edges are seen; less than this, its outline ran into something at the pip's rim)
+_LEAST_HALF_WIDTH = 0.3
 
 
 @dataclass(frozen=True)
@@ -97,20 +100,15 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
-        faces, pips = self._faces(image, (x0, y0))
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        plausible = self._plausible(image, gray, (x0, y0))
+        faces, pips = self._faces(image, (x0, y0), plausible)
         if self.table is not None:
-            lifted = self.table.lifted(self.table.die_mm)
-            to_table = np.linalg.inv(lifted)
-            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-            leftover = pips.take(np.array([not any(_on(f, x, y) for f in faces)
-                                           for x, y in zip(pips.x, pips.y, strict=True)],
-                                          bool))
-            faces += rescue_faces(leftover, cv2.GaussianBlur(gray, (3, 3), 0), lifted,
-                                  offset=(x0, y0),
-                                  die_mm=self.table.die_mm)
-            faces = [f for f in faces if _lies_flat(f, to_table, x0, y0, self.table.die_mm)
-                     and (f.pips > 1 or _alone(f, image, gray, lifted, to_table,
-                                               offset=(x0, y0), die_mm=self.table.die_mm))]
+            faces += [f for f in rescue_faces(_off_faces(pips, faces),
+                                              cv2.GaussianBlur(gray, (3, 3), 0),
+                                              self.table.lifted(self.table.die_mm),
+                                              offset=(x0, y0), die_mm=self.table.die_mm)
+                      if plausible(f)]
         tops = _top_faces(faces)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         readings = []
@@ -120,6 +118,26 @@ class DiceReader:
                 readings.append(reading)
         readings.sort(key=lambda r: -r.confidence)
         return readings
+
+    def _plausible(self, image: np.ndarray, gray: np.ndarray, offset: tuple[int, int]
+                   ) -> Callable[[Face], bool]:
+        """Whether a face found in `image` (cropped at `offset`) can be a die's top: on a
+        calibrated table it lies flat at a die's height, and a one's pip is alone on a face
+        about a die's width (a speck at a shadow's edge ends where it starts)."""
+        if self.table is None:
+            return lambda face: True
+        lifted = self.table.lifted(self.table.die_mm)
+        to_table = np.linalg.inv(lifted)
+        x0, y0 = offset
+        die_mm = self.table.die_mm
+
+        def plausible(face: Face) -> bool:
+            return _lies_flat(face, to_table, x0, y0, die_mm) and (
+                face.pips > 1 or (face.half_width >= _LEAST_HALF_WIDTH * self.die_size
+                                  and _alone(face, image, gray, lifted, to_table,
+                                             offset=offset, die_mm=die_mm)))
+
+        return plausible
 
     def _crop(self, frame: np.ndarray) -> tuple[int, int, np.ndarray]:
         if self.zone is None:
@@ -151,10 +169,11 @@ class DiceReader:
         expected = sv[:, 1] / sv[:, 0]
         return pips.roundness >= expected - _FLAT_SLACK
 
-    def _faces(self, image: np.ndarray, offset: tuple[int, int] = (0, 0)
-               ) -> tuple[list[Face], Pips]:
-        """The faces found in `image`, and (on a calibrated table) the pips looked at, in
-        `image`'s pixels."""
+    def _faces(self, image: np.ndarray, offset: tuple[int, int],
+               plausible: Callable[[Face], bool]) -> tuple[list[Face], Pips]:
+        """The `plausible` faces found in `image`, and (on a calibrated table) the pips looked
+        at, in `image`'s pixels. The pips on none of them are read again as a face a shadow
+        may fall across (a hand's, held over the table)."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
         faces = []
@@ -185,10 +204,12 @@ class DiceReader:
                 seen.append(pips.scaled(1 / factor))
             else:
                 few = FewPips()
-            for found in read_faces(pips, blurred, few, colour=tinted):
-                face = found.scaled(1 / factor)
-                if factor >= 1.0 or _uniform_in_full(face, fine):
-                    faces.append(face)
+            for shaded in (False, True):
+                found = [f for f in read_faces(pips, blurred, few, colour=tinted, shaded=shaded)
+                         if plausible(face := f.scaled(1 / factor))
+                         and (factor >= 1.0 or _uniform_in_full(face, fine))]
+                faces += [f.scaled(1 / factor) for f in found]
+                pips = _off_faces(pips, found)
         return faces, concat_pips(seen)
 
     def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:
@@ -235,6 +256,12 @@ class DiceReader:
                           bgr)
 
 
+def _off_faces(pips: Pips, faces: list[Face]) -> Pips:
+    """The `pips` that lie on none of `faces`."""
+    return pips.take(np.array([not any(on_face(f, x, y) for f in faces)
+                               for x, y in zip(pips.x, pips.y, strict=True)], bool))
+
+
 def _uniform_in_full(face: Face, gray: np.ndarray) -> bool:
     """Whether a face found on a coarse level still has a plain surface at full resolution:
     a textured table blurred down can pass for a die face, and a whole die for a pip on it."""
@@ -270,13 +297,6 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
     return 0.85 * CELL_SHARE * die_mm <= (lu + lv) / 2 <= 1.18 * CELL_SHARE * die_mm
 
 
-def _on(face: Face, x: float, y: float) -> bool:
-    """Whether the point (x, y) lies on `face`, within its outer cells and a little more."""
-    basis = np.array([face.u, face.v]).T
-    cells = np.linalg.solve(basis, np.array([x - face.centre[0], y - face.centre[1]]))
-    return bool(np.abs(cells).max() < 1.6)
-
-
 def _alone(face: Face, image: np.ndarray, gray: np.ndarray, lifted: np.ndarray,
            to_table: np.ndarray, *, offset: tuple[int, int], die_mm: float) -> bool:
     """Whether a one's pip is alone in the middle of its face: where a two's or a three's
@@ -292,12 +312,22 @@ def _alone(face: Face, image: np.ndarray, gray: np.ndarray, lifted: np.ndarray,
     ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
     pts = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), lifted).reshape(-1, 2)
     xs, ys = pts[:, 0] - x0, pts[:, 1] - y0
-    shade = (bilinear(gray, xs, ys) - face.surface) / face.contrast
+    values = bilinear(gray, xs, ys)
     spots = face.surface_points
     own = colour_feature(np.median(bilinear(image, spots[:, 0], spots[:, 1]), axis=0))
     hue = np.hypot(*(colour_feature(bilinear(image, xs, ys))[:, :2] - own[:2]).T)
-    plain = (np.abs(shade) <= 0.3) & (hue <= COLOUR_EDGE)
-    return bool((face.polarity * shade).max() < 0.5 and plain.mean() >= 0.8)
+    if _plain_ring(face.polarity * (values - face.surface) / face.contrast, hue):
+        return True
+    # a shadow's edge (a hand's, held over the table) may cross the face: its colour holds
+    shade = Shade.of_face(face, gray)
+    return shade is not None and _plain_ring(shade.pipness(values, xs, ys), hue)
+
+
+def _plain_ring(pipness: np.ndarray, hue: np.ndarray) -> bool:
+    """Whether a ring round a one's pip, where another pip would be, shows none, and bare face
+    of the face's colour nearly all round."""
+    plain = (np.abs(pipness) <= 0.3) & (hue <= COLOUR_EDGE)
+    return bool(pipness.max() < 0.5 and plain.mean() >= 0.8)
 
 
 def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:

@@ -14,6 +14,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.colours import colour_feature
@@ -41,6 +42,8 @@ _MAX_LOPSIDED = 0.25
 COLOUR_EDGE = 0.08
 #: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
 _FACE_REACH = 1.75
+#: how much a shadow may darken part of a face (a hand's over the table takes about 40%)
+_SHADOW = 0.45
 
 
 def _occupancy_patterns() -> dict[bytes, int]:
@@ -151,8 +154,9 @@ def bilinear(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return top * (1 - fy) + bottom * fy
 
 
-def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
-    """Sets of pips that may share a face: alike, near, and joined by unbroken surface."""
+def group_pips(pips: Pips, gray: np.ndarray, *, shaded: bool = False) -> list[list[int]]:
+    """Sets of pips that may share a face: alike, near, and joined by unbroken surface. With
+    `shaded`, a shadow's edge may also lie between them (see read_faces)."""
     n = len(pips)
     if n == 0:
         return []
@@ -165,14 +169,23 @@ def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
     # small pips' contrast is measured roughly (a pixel more or less): allow it more spread;
     # their shape is measured at the core, as closely as a large pip's
     small = big < 7.0
+    spread = np.where(small, 0.4, 0.25)
     near = ((pips.polarity[i] == pips.polarity[j]) & (np.hypot(dx, dy) < 6.0 * big)
             & (np.abs(pips.core[i] - pips.core[j])
                <= np.maximum(0.375 * np.maximum(pips.core[i], pips.core[j]), 2.0))
-            & (np.abs(rnd[i] - rnd[j]) <= 0.2)
-            & (np.abs(pips.contrast[i] - pips.contrast[j])
-               <= np.where(small, 0.4, 0.25) * np.maximum(pips.contrast[i], pips.contrast[j]))
+            & (np.abs(rnd[i] - rnd[j]) <= 0.2))
+    even = (near & (np.abs(pips.contrast[i] - pips.contrast[j])
+                    <= spread * np.maximum(pips.contrast[i], pips.contrast[j]))
             & (np.abs(pips.surface[i] - pips.surface[j]) <= 0.35 * con))
-    i, j, dx, dy = i[near], j[near], dx[near], dy[near]
+    # a shadow across a face darkens a pip with the face round it: such a pair stands out
+    # from its surface by the same share, and is as round (a side face is darker too, and
+    # its pips flatter)
+    share_i = pips.contrast[i] / np.maximum(pips.surface[i], 10.0)
+    share_j = pips.contrast[j] / np.maximum(pips.surface[j], 10.0)
+    shadowed = (near & ~even & shaded & (np.abs(rnd[i] - rnd[j]) <= 0.08)
+                & (np.abs(share_i - share_j) <= 0.4 * np.maximum(share_i, share_j)))
+    keep = even | shadowed
+    i, j, dx, dy, shadowed = i[keep], j[keep], dx[keep], dy[keep], shadowed[keep]
     if len(i):
         # distance in pip diameters, in the frame where the pair's pips are round
         a = (pips.major[i] + pips.major[j]) / 8.0
@@ -183,9 +196,9 @@ def group_pips(pips: Pips, gray: np.ndarray) -> list[list[int]]:
         across = -dx * np.sin(t) + dy * np.cos(t)
         dist = np.hypot(along / a, across / b) / 4.0
         ok = dist <= 5.5
-        i, j = i[ok], j[ok]
+        i, j, shadowed = i[ok], j[ok], shadowed[ok]
     if len(i):
-        ok = _joined_by_surface(pips, gray, i, j)
+        ok = _joined_by_surface(pips, gray, i, j, shadowed)
         i, j = i[ok], j[ok]
     parent = list(range(n))
 
@@ -217,9 +230,11 @@ def _pairs_within(x: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     return np.minimum(a, b), np.maximum(a, b)
 
 
-def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray,
-                       j: np.ndarray) -> np.ndarray:
-    """For each pair, whether the straight path between the pips stays on one surface."""
+def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray, j: np.ndarray,
+                       shaded: np.ndarray) -> np.ndarray:
+    """For each pair, whether the straight path between the pips stays on one surface: its
+    shade goes evenly from one pip's surface to the other's, or (`shaded` pairs, a shadow's
+    edge between them) keeps between the two."""
     steps = 10
     length = np.maximum(np.hypot(pips.x[j] - pips.x[i], pips.y[j] - pips.y[i]), 1e-6)
     start = np.minimum((0.5 * pips.major[i] + 1.5) / length, 0.5)[:, None]
@@ -232,30 +247,37 @@ def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray,
     con = np.minimum(pips.contrast[i], pips.contrast[j])
     noise = np.maximum(pips.ring_spread[i], pips.ring_spread[j])
     tolerance = np.maximum(np.maximum(0.15 * con, 8.0), 2.5 * noise)[:, None]
-    off = np.abs(values - expected) > tolerance
+    low = np.minimum(pips.surface[i], pips.surface[j])[:, None]
+    high = np.maximum(pips.surface[i], pips.surface[j])[:, None]
+    off = np.where(shaded[:, None],
+                   (values < low - tolerance) | (values > high + tolerance),
+                   np.abs(values - expected) > tolerance)
     # a speck on a textured face is one sample; an edge between faces or dice is a run
     return (off.sum(axis=1) <= 1) & ~(off[:, 1:] & off[:, :-1]).any(axis=1)
 
 
 def read_faces(pips: Pips, gray: np.ndarray, few: FewPips = FewPips(), *,
-               colour: np.ndarray | None = None) -> list[Face]:
+               colour: np.ndarray | None = None, shaded: bool = False) -> list[Face]:
     """Every face that can be read from `pips`, splitting groups that hold more than one.
     With `colour` (the BGR image `gray` was made from, at its size) a face also ends where
-    the colour changes: a blue face on green felt may be as bright as the felt."""
+    the colour changes: a blue face on green felt may be as bright as the felt. With `shaded`
+    a shadow's edge (a hand's, held over the table) may cross a face: its pips are grouped
+    across it and read against the face's own shade (see Shade)."""
     faces = []
-    for group in group_pips(pips, gray):
-        faces.extend(_read_group(pips, group, gray, few, 0, colour=colour))
+    for group in group_pips(pips, gray, shaded=shaded):
+        faces.extend(_read_group(pips, group, gray, few, 0, colour=colour, shaded=shaded))
     return faces
 
 
 def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
-                depth: int, *, colour: np.ndarray | None = None) -> list[Face]:
+                depth: int, *, colour: np.ndarray | None = None,
+                shaded: bool = False) -> list[Face]:
     """The faces in `group`, splitting it when it holds more than one: first by roundness (a
     side face's pips are flatter than the top's), then by position, then by leaving out one
     pip. A face read from part of a group must have none of the rest lying on it, and a single
     pip split off is read as a one only when the rest were clearly flatter: a lone pip of a two
     or three must never pass for a one."""
-    face = read_face(pips, group, gray, few, colour=colour)
+    face = read_face(pips, group, gray, few, colour=colour, shaded=shaded)
     if face is not None:
         return [face]
     if len(group) < 2 or depth > 2:
@@ -271,18 +293,20 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
         flatter = index[order[:k + 1]].tolist()
         for part, single_ok in ((rounder, gaps[k] >= 0.12), (flatter, False)):
             if len(part) > 1 or single_ok:
-                found += _read_group(pips, part, gray, few, depth + 1, colour=colour)
+                found += _read_group(pips, part, gray, few, depth + 1, colour=colour,
+                                     shaded=shaded)
     if not found and len(group) >= 4:
         left, right = _split_in_two(np.stack([pips.x[index], pips.y[index]], 1))
         for part in (left, right):
             if len(part) > 1:
                 found += _read_group(pips, index[part].tolist(), gray, few, depth + 1,
-                                     colour=colour)
+                                     colour=colour, shaded=shaded)
     if not found and 3 <= len(group) <= 7:
         for k in range(len(group)):
             if not _stands_out(pips, group[k], group[:k] + group[k + 1:]):
                 continue
-            face = read_face(pips, group[:k] + group[k + 1:], gray, few, colour=colour)
+            face = read_face(pips, group[:k] + group[k + 1:], gray, few, colour=colour,
+                             shaded=shaded)
             if face is not None:
                 found = [face]
                 break
@@ -305,6 +329,13 @@ def _clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
     cells = np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
     on_face = cells < _FACE_REACH
     return int(on_face.sum()) <= face.pips
+
+
+def on_face(face: Face, x: float, y: float) -> bool:
+    """Whether the point (x, y) lies on `face`, within its outer cells and a little more."""
+    basis = np.array([face.u, face.v]).T
+    cells = np.linalg.solve(basis, np.array([x - face.centre[0], y - face.centre[1]]))
+    return bool(np.abs(cells).max() < 1.6)
 
 
 def _split_in_two(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -331,9 +362,89 @@ class _Reading:
 
 
 def read_face(pips: Pips, group: list[int], gray: np.ndarray,
-              few: FewPips = FewPips(), *, colour: np.ndarray | None = None) -> Face | None:
+              few: FewPips = FewPips(), *, colour: np.ndarray | None = None,
+              shaded: bool = False) -> Face | None:
     """The face the pips of `group` show, or None when they show none clearly (`colour` as
-    for read_faces)."""
+    for read_faces). With `shaded` a face not read as evenly lit is read again against its
+    own shade (see Shade)."""
+    face = _read_face(pips, group, gray, few, colour=colour, shade=None)
+    if face is None and shaded and len(group) <= 6:
+        shade = Shade.of_pips(pips, np.array(group), gray)
+        if shade is not None:
+            face = _read_face(pips, group, gray, few, colour=colour, shade=shade)
+    return face
+
+
+@dataclass(frozen=True)
+class Shade:
+    """The shade of a face's bare surface at each place near its pips, for a face that is not
+    evenly lit: a shadow (a hand's, held over the table) darkens part of it, and its pips'
+    contrast with it. The pips are taken out of the image by a closing (dark pips) or an
+    opening (light ones) a little larger than a pip; what is left is the surface, and a pip
+    stands out from it by the same share (`relative`) wherever it lies. A place whose surface is
+    darker than `low` or brighter than `high` is not this face."""
+
+    x0: int
+    y0: int
+    surface: np.ndarray
+    polarity: int
+    relative: float
+    low: float
+    high: float
+
+    @classmethod
+    def around(cls, gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, *, pip: float,
+               polarity: int, relative: float, low: float, high: float) -> Shade | None:
+        """The shade round the pips at (xs, ys), `pip` pixels wide, out to where a face
+        read from them may reach."""
+        if relative <= 0:
+            return None
+        reach = 6.5 * pip
+        height, width = gray.shape[:2]
+        x0, y0 = int(max(0, xs.min() - reach)), int(max(0, ys.min() - reach))
+        x1 = int(min(width, xs.max() + reach + 1))
+        y1 = int(min(height, ys.max() + reach + 1))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return None
+        size = int(1.6 * pip) | 1
+        element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        surface = cv2.morphologyEx(np.ascontiguousarray(gray[y0:y1, x0:x1], np.float32),
+                                   cv2.MORPH_CLOSE if polarity < 0 else cv2.MORPH_OPEN,
+                                   element)
+        return cls(x0, y0, surface, polarity, relative, low, high)
+
+    @classmethod
+    def of_pips(cls, pips: Pips, index: np.ndarray, gray: np.ndarray) -> Shade | None:
+        """The shade round a group of pips. A shadow only darkens: the face is lit where it is
+        brightest round them (a lone pip's is taken to be lit: a speck in a shadow, beside a
+        brighter table, is not a one)."""
+        surfaces = pips.surface[index]
+        lit = float(surfaces.max())
+        return cls.around(gray, pips.x[index], pips.y[index], pip=float(pips.major[index].max()),
+                          polarity=int(pips.polarity[index[0]]),
+                          relative=float(np.median(pips.contrast[index]
+                                                   / np.maximum(surfaces, 1.0))),
+                          low=_SHADOW * lit, high=1.15 * lit)
+
+    @classmethod
+    def of_face(cls, face: Face, gray: np.ndarray) -> Shade | None:
+        """The shade round a face read, lit where its pips are."""
+        return cls.around(gray, np.array([face.centre[0]]), np.array([face.centre[1]]),
+                          pip=face.pip_size, polarity=face.polarity,
+                          relative=face.contrast / max(face.surface, 1.0),
+                          low=_SHADOW * face.surface, high=1.15 * face.surface)
+
+    def pipness(self, values: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """How far `values` (at xs, ys) stand out from the surface there, in the pips' own
+        contrast there (1: a pip's core, 0: bare face); infinite off this face, which no
+        bare face or pip is."""
+        local = bilinear(self.surface, xs - self.x0, ys - self.y0)
+        out = self.polarity * (values - local) / (self.relative * np.maximum(local, 10.0))
+        return np.where((local < self.low) | (local > self.high), np.inf, out)
+
+
+def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
+               colour: np.ndarray | None, shade: Shade | None) -> Face | None:
     n = len(group)
     index = np.array(group)
     if n > 6 or (n <= 2 and (float(np.median(pips.contrast[index])) < few.contrast
@@ -359,7 +470,11 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
         return pts[0].reshape(np.shape(z)), pts[1].reshape(np.shape(z))
 
     def pipness(z: np.ndarray) -> np.ndarray:
-        return polarity * (bilinear(gray, *to_image(z)) - surface) / contrast
+        xs, ys = to_image(z)
+        values = bilinear(gray, xs, ys)
+        if shade is not None:
+            return shade.pipness(values, xs, ys)
+        return polarity * (values - surface) / contrast
 
     if n == 1:
         reading = _read_lone(pips, index[0], contrast, plain, pipness)

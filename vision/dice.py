@@ -18,7 +18,15 @@ import numpy as np
 
 from vision.colours import DiceColours, colour_feature
 from vision.dicesets import DiceSet
-from vision.faces import COLOUR_EDGE, Face, FewPips, Shade, bilinear, on_face, read_faces
+from vision.faces import (
+    COLOUR_EDGE,
+    Face,
+    FewPips,
+    Shade,
+    bilinear,
+    off_faces,
+    read_faces,
+)
 from vision.pips import LIGHT, Pips, concat_pips, find_pips
 from vision.plane import CELL_SHARE, rescue_faces
 
@@ -104,7 +112,7 @@ class DiceReader:
         plausible = self._plausible(image, gray, (x0, y0))
         faces, pips = self._faces(image, (x0, y0), plausible)
         if self.table is not None:
-            faces += [f for f in rescue_faces(_off_faces(pips, faces),
+            faces += [f for f in rescue_faces(off_faces(pips, faces),
                                               cv2.GaussianBlur(gray, (3, 3), 0),
                                               self.table.lifted(self.table.die_mm),
                                               offset=(x0, y0), die_mm=self.table.die_mm)
@@ -205,11 +213,12 @@ class DiceReader:
             else:
                 few = FewPips()
             for shaded in (False, True):
-                found = [f for f in read_faces(pips, blurred, few, colour=tinted, shaded=shaded)
+                found = [(f, face) for f in read_faces(pips, blurred, few, colour=tinted,
+                                                       shaded=shaded)
                          if plausible(face := f.scaled(1 / factor))
                          and (factor >= 1.0 or _uniform_in_full(face, fine))]
-                faces += [f.scaled(1 / factor) for f in found]
-                pips = _off_faces(pips, found)
+                faces += [face for _, face in found]
+                pips = off_faces(pips, [f for f, _ in found])
         return faces, concat_pips(seen)
 
     def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:
@@ -254,12 +263,6 @@ class DiceReader:
                and self.table.camera is not None else _die_box(face, x0, y0, shape))
         return DieReading(die, value, box, float(confidence), numeral,
                           bgr)
-
-
-def _off_faces(pips: Pips, faces: list[Face]) -> Pips:
-    """The `pips` that lie on none of `faces`."""
-    return pips.take(np.array([not any(on_face(f, x, y) for f in faces)
-                               for x, y in zip(pips.x, pips.y, strict=True)], bool))
 
 
 def _uniform_in_full(face: Face, gray: np.ndarray) -> bool:

@@ -42,6 +42,8 @@ _MAX_LOPSIDED = 0.25
 COLOUR_EDGE = 0.08
 #: how far a face reaches from its centre, in grid steps (its corner cells are at 1)
 _FACE_REACH = 1.75
+#: how far a point may lie from a face's centre, in grid steps, and still be on it
+_ON_FACE = 1.6
 #: how much a shadow may darken part of a face (a hand's over the table takes about 40%)
 _SHADOW = 0.45
 
@@ -310,7 +312,7 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
             if face is not None:
                 found = [face]
                 break
-    return [f for f in found if _clear_of(f, pips, group)]
+    return [f for f in found if clear_of(f, pips, group)]
 
 
 def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
@@ -322,20 +324,26 @@ def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
                 or abs(np.log(pips.contrast[k] / pips.contrast[rest_].mean())) >= 0.18)
 
 
-def _clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
+def clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
     """Whether no pip of `group` but the face's own lies on the face."""
-    basis = np.array([face.u, face.v]).T
-    offsets = np.stack([pips.x[group] - face.centre[0], pips.y[group] - face.centre[1]])
-    cells = np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
-    on_face = cells < _FACE_REACH
-    return int(on_face.sum()) <= face.pips
+    on = _grid_reach(face, pips.x[group], pips.y[group]) < _FACE_REACH
+    return int(on.sum()) <= face.pips
 
 
-def on_face(face: Face, x: float, y: float) -> bool:
-    """Whether the point (x, y) lies on `face`, within its outer cells and a little more."""
+def off_faces(pips: Pips, faces: list[Face]) -> Pips:
+    """The `pips` that lie on none of `faces`, within their outer cells and a little more."""
+    off = np.ones(len(pips), bool)
+    for face in faces:
+        off &= _grid_reach(face, pips.x, pips.y) >= _ON_FACE
+    return pips.take(off)
+
+
+def _grid_reach(face: Face, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """How far each point (xs, ys) lies from `face`'s centre, in grid steps along whichever
+    of its axes it lies further (the corner cells are at 1)."""
     basis = np.array([face.u, face.v]).T
-    cells = np.linalg.solve(basis, np.array([x - face.centre[0], y - face.centre[1]]))
-    return bool(np.abs(cells).max() < 1.6)
+    offsets = np.stack([xs - face.centre[0], ys - face.centre[1]])
+    return np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
 
 
 def _split_in_two(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -25,6 +25,7 @@ from vision.faces import (
     SURFACE_SPOTS,
     Face,
     bilinear,
+    clear_of,
 )
 from vision.pips import Pips
 
@@ -64,7 +65,7 @@ def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,
         for part in tries:
             face = _read(pips, part, on_plane[part], gray, lifted=lifted, offset=offset,
                          step=step, die_mm=die_mm)
-            if face is None or not _clear_of(face, pips, group):
+            if face is None or not clear_of(face, pips, group):
                 continue
             if part is group:
                 best = face
@@ -74,14 +75,6 @@ def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,
         if best is not None:
             faces.append(best)
     return faces
-
-
-def _clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
-    """Whether no pip of `group` but the face's own lies on the face."""
-    basis = np.array([face.u, face.v]).T
-    offsets = np.stack([pips.x[group] - face.centre[0], pips.y[group] - face.centre[1]])
-    cells = np.abs(np.linalg.solve(basis, offsets)).max(axis=0)
-    return int((cells < 1.75).sum()) <= face.pips
 
 
 def _near_on_plane(points: np.ndarray, polarity: np.ndarray, reach: float) -> list[list[int]]:

@@ -69,6 +69,14 @@ class Server:
             return
         self._is_closed = True
         self._server.task_dispatcher.shutdown(timeout=2)
-        self._server.trigger.pull_trigger(lambda: close_all(self._server._map))
+        try:
+            self._server.trigger.pull_trigger(lambda: close_all(self._server._map))
+        except OSError:
+            # the pipe that wakes the server's loop was closed under it (a stray second close
+            # of a reused descriptor elsewhere in the process does that): the loop cannot be
+            # asked, so end its connections from here; the loop ends with them. Closing the
+            # pipe stops at its stolen end: its last descriptor is closed here too.
+            close_all(self._server._map, ignore_all=True)
+            self._server.trigger.socket.close()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -187,7 +187,7 @@ def group_pips(pips: Pips, gray: np.ndarray, *, shaded: bool = False) -> list[li
     shadowed = (near & ~even & shaded & (np.abs(rnd[i] - rnd[j]) <= 0.08)
                 & (np.abs(share_i - share_j) <= 0.4 * np.maximum(share_i, share_j)))
     keep = even | shadowed
-    i, j, dx, dy, shadowed = i[keep], j[keep], dx[keep], dy[keep], shadowed[keep]
+    i, j, dx, dy = i[keep], j[keep], dx[keep], dy[keep]
     if len(i):
         # distance in pip diameters, in the frame where the pair's pips are round
         a = (pips.major[i] + pips.major[j]) / 8.0
@@ -198,9 +198,9 @@ def group_pips(pips: Pips, gray: np.ndarray, *, shaded: bool = False) -> list[li
         across = -dx * np.sin(t) + dy * np.cos(t)
         dist = np.hypot(along / a, across / b) / 4.0
         ok = dist <= 5.5
-        i, j, shadowed = i[ok], j[ok], shadowed[ok]
+        i, j = i[ok], j[ok]
     if len(i):
-        ok = _joined_by_surface(pips, gray, i, j, shadowed)
+        ok = _joined_by_surface(pips, gray, i, j)
         i, j = i[ok], j[ok]
     parent = list(range(n))
 
@@ -232,11 +232,11 @@ def _pairs_within(x: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     return np.minimum(a, b), np.maximum(a, b)
 
 
-def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray, j: np.ndarray,
-                       shaded: np.ndarray) -> np.ndarray:
+def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray, j: np.ndarray
+                       ) -> np.ndarray:
     """For each pair, whether the straight path between the pips stays on one surface: its
-    shade goes evenly from one pip's surface to the other's, or (`shaded` pairs, a shadow's
-    edge between them) keeps between the two."""
+    shade keeps between the two pips' surfaces (a face may be lit unevenly, or a shadow's edge
+    may cross it, and a pip's surface is measured roughly where its ring runs off the face)."""
     steps = 10
     length = np.maximum(np.hypot(pips.x[j] - pips.x[i], pips.y[j] - pips.y[i]), 1e-6)
     start = np.minimum((0.5 * pips.major[i] + 1.5) / length, 0.5)[:, None]
@@ -245,15 +245,12 @@ def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray, j: np.ndarra
     xs = pips.x[i][:, None] + t * (pips.x[j] - pips.x[i])[:, None]
     ys = pips.y[i][:, None] + t * (pips.y[j] - pips.y[i])[:, None]
     values = bilinear(gray, xs, ys)
-    expected = pips.surface[i][:, None] * (1 - t) + pips.surface[j][:, None] * t
     con = np.minimum(pips.contrast[i], pips.contrast[j])
     noise = np.maximum(pips.ring_spread[i], pips.ring_spread[j])
     tolerance = np.maximum(np.maximum(0.15 * con, 8.0), 2.5 * noise)[:, None]
     low = np.minimum(pips.surface[i], pips.surface[j])[:, None]
     high = np.maximum(pips.surface[i], pips.surface[j])[:, None]
-    off = np.where(shaded[:, None],
-                   (values < low - tolerance) | (values > high + tolerance),
-                   np.abs(values - expected) > tolerance)
+    off = (values < low - tolerance) | (values > high + tolerance)
     # a speck on a textured face is one sample; an edge between faces or dice is a run
     return (off.sum(axis=1) <= 1) & ~(off[:, 1:] & off[:, :-1]).any(axis=1)
 
@@ -278,7 +275,9 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
     side face's pips are flatter than the top's), then by position, then by leaving out one
     pip. A face read from part of a group must have none of the rest lying on it, and a single
     pip split off is read as a one only when the rest were clearly flatter: a lone pip of a two
-    or three must never pass for a one."""
+    or three must never pass for a one. Only on the last (`shaded`) look, where the reader
+    checks each one at a die's own size (`few.centred` off), is every pip left on no face
+    read alone too: a one beside its own die's side faces, or beside another die."""
     face = read_face(pips, group, gray, few, colour=colour, shaded=shaded)
     if face is not None:
         return [face]
@@ -312,7 +311,17 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
             if face is not None:
                 found = [face]
                 break
-    return [f for f in found if clear_of(f, pips, group)]
+    found = [f for f in found if clear_of(f, pips, group)]
+    if depth == 0 and shaded and not few.centred:
+        # a one beside pips of another face (its own die's sides, a die next to it): on the
+        # last look, where the reader checks a one at a die's own size, each pip on no face
+        # read may be read alone
+        index = np.array(group)
+        loose = index[_off(pips.x[index], pips.y[index], found)]
+        found += [face for k in loose.tolist()
+                  if (face := read_face(pips, [k], gray, few, colour=colour,
+                                        shaded=True)) is not None]
+    return found
 
 
 def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
@@ -332,10 +341,15 @@ def clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
 
 def off_faces(pips: Pips, faces: list[Face]) -> Pips:
     """The `pips` that lie on none of `faces`, within their outer cells and a little more."""
-    off = np.ones(len(pips), bool)
+    return pips.take(_off(pips.x, pips.y, faces))
+
+
+def _off(xs: np.ndarray, ys: np.ndarray, faces: list[Face]) -> np.ndarray:
+    """Which points (xs, ys) lie on none of `faces` (as off_faces)."""
+    off = np.ones(len(xs), bool)
     for face in faces:
-        off &= _grid_reach(face, pips.x, pips.y) >= _ON_FACE
-    return pips.take(off)
+        off &= _grid_reach(face, xs, ys) >= _ON_FACE
+    return off
 
 
 def _grid_reach(face: Face, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -377,9 +391,10 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
     own shade (see Shade)."""
     face = _read_face(pips, group, gray, few, colour=colour, shade=None)
     if face is None and shaded and len(group) <= 6:
-        shade = Shade.of_pips(pips, np.array(group), gray)
-        if shade is not None:
+        for shade in Shade.of_pips(pips, np.array(group), gray):
             face = _read_face(pips, group, gray, few, colour=colour, shade=shade)
+            if face is not None:
+                break
     return face
 
 
@@ -422,17 +437,24 @@ class Shade:
         return cls(x0, y0, surface, polarity, relative, low, high)
 
     @classmethod
-    def of_pips(cls, pips: Pips, index: np.ndarray, gray: np.ndarray) -> Shade | None:
-        """The shade round a group of pips. A shadow only darkens: the face is lit where it is
-        brightest round them (a lone pip's is taken to be lit: a speck in a shadow, beside a
-        brighter table, is not a one)."""
+    def of_pips(cls, pips: Pips, index: np.ndarray, gray: np.ndarray) -> list[Shade]:
+        """The shades a group of pips' face may have. A shadow only darkens: the face is lit
+        where it is brightest round them, or else (two pips or more: a pattern vouches for
+        itself) all its pips lie in the shadow and the face beyond them is lit. A lone pip's
+        is taken to be lit: a speck in a shadow, beside a brighter table, is not a one."""
         surfaces = pips.surface[index]
-        lit = float(surfaces.max())
-        return cls.around(gray, pips.x[index], pips.y[index], pip=float(pips.major[index].max()),
-                          polarity=int(pips.polarity[index[0]]),
-                          relative=float(np.median(pips.contrast[index]
-                                                   / np.maximum(surfaces, 1.0))),
-                          low=_SHADOW * lit, high=1.15 * lit)
+        lit, shadowed = float(surfaces.max()), float(surfaces.min())
+        shade = cls.around(gray, pips.x[index], pips.y[index],
+                           pip=float(pips.major[index].max()),
+                           polarity=int(pips.polarity[index[0]]),
+                           relative=float(np.median(pips.contrast[index]
+                                                    / np.maximum(surfaces, 1.0))),
+                           low=_SHADOW * lit, high=1.15 * lit)
+        if shade is None:
+            return []
+        if len(index) == 1:
+            return [shade]
+        return [shade, replace(shade, low=shadowed / 1.15, high=shadowed / _SHADOW)]
 
     @classmethod
     def of_face(cls, face: Face, gray: np.ndarray) -> Shade | None:

@@ -472,6 +472,14 @@ class Shade:
         out = self.polarity * (values - local) / (self.relative * np.maximum(local, 10.0))
         return np.where((local < self.low) | (local > self.high), np.inf, out)
 
+    def strays(self, values: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Where `values` (at xs, ys) are not this face's bare surface: off the face, or
+        further from its shade there than bare face strays (an eighth of the pips' contrast
+        there, and 8 grey levels)."""
+        local = bilinear(self.surface, xs - self.x0, ys - self.y0)
+        tolerance = np.maximum(0.12 * self.relative * np.maximum(local, 10.0), 8.0)
+        return (np.abs(values - local) > tolerance) | (local < self.low) | (local > self.high)
+
 
 def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
                colour: np.ndarray | None, shade: Shade | None) -> Face | None:
@@ -524,7 +532,7 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
     bgr = None if colour is None else np.median(bilinear(colour, sx, sy), axis=0)
     outline, ends, reach = _outline(gray, centre, unwhiten, offset=reading.offset,
                                      a=reading.a, surface=surface, contrast=contrast,
-                                     lone=n == 1, colour=colour, bgr=bgr)
+                                     lone=n == 1, colour=colour, bgr=bgr, shade=shade)
     if ends.sum() < few.edges:
         return None
     if n == 1 and few.centred:
@@ -612,8 +620,8 @@ def _stretch(z: np.ndarray, rows: float) -> np.ndarray:
 
 def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offset: complex,
              a: complex, surface: float, contrast: float, lone: bool,
-             colour: np.ndarray | None = None, bgr: np.ndarray | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             colour: np.ndarray | None = None, bgr: np.ndarray | None = None,
+             shade: Shade | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the face's surface ends along 8 directions from its centre (pixels, 8x2), whether
     it ends within reach in each, and how far (in the scan's units; a lone pip's in pip
     diameters). The scan runs in grid units (`a`), past the pips:
@@ -630,7 +638,10 @@ def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offs
     pts = centre[:, None, None] + np.einsum("ij,jkl->ikl", unwhiten,
                                             np.stack([np.real(z), np.imag(z)]))
     values = bilinear(gray, pts[0], pts[1])
-    off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
+    if shade is None:
+        off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
+    else:
+        off = shade.strays(values, pts[0], pts[1])
     if colour is not None:
         hue = colour_feature(bilinear(colour, pts[0], pts[1]))[..., :2]
         strays = np.hypot(*(hue - colour_feature(bgr)[:2]).transpose(2, 0, 1)) > COLOUR_EDGE

@@ -21,6 +21,7 @@ _RUN = 10
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, _RING, endpoint=False)
 _COS = np.cos(_ANGLES)
 _SIN = np.sin(_ANGLES)
+_NECK = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
             parted = np.minimum(mean, faces) - gray
         else:
             parted = gray - np.maximum(mean, faces)
-        strict = _blobs(gray, parted, polarity, threshold=24.0, **sizes)
+        strict = _blobs(gray, parted, polarity, threshold=24.0, necks=True, **sizes)
         if len(loose) and len(strict):
             # one pip found twice: keep the loose outline (it holds the whole pip) unless it
             # is much larger than the strict one, having run into the face's edge or a shadow
@@ -126,7 +127,12 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
 
 
 def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: float,
-           min_contrast: float, min_diameter: float, max_diameter: float) -> Pips:
+           min_contrast: float, min_diameter: float, max_diameter: float,
+           necks: bool = False) -> Pips:
+    """The pip-like blobs where `diff` exceeds `threshold`. With `necks`, a blob not shaped
+    like a pip is cut where it narrows to a pixel, and its parts are measured again: a pip near
+    a face's corner runs into the corner's wedge (which an opening or closing of pip size
+    leaves standing) by such a neck."""
     low = cv2.compare(diff, threshold, cv2.CMP_GT)
     # components without OpenCV's statistics, which cost ten times the labelling: areas come
     # from a count over the blobs' own pixels, and shape from the moments below
@@ -176,10 +182,21 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     surface, spread = _surface(gray, mx, my, 0.55 * major + 1.0)
     contrast = polarity * (inside - surface)
     # only blobs shaped like a pip and standing out from a surface are measured further
-    like = (np.isfinite(surface) & (contrast >= min_contrast) & (fill >= 0.8)
-            & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor))
+    shaped = (fill >= 0.8) & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor)
+    like = np.isfinite(surface) & (contrast >= min_contrast) & shaped
+    parts = concat_pips([])
+    if necks and not shaped.all():
+        misshapen = np.zeros(n, bool)
+        misshapen[index[~shaped]] = True
+        inside_them = misshapen[lab]
+        mask = np.zeros_like(low)
+        mask[ys[inside_them], xs[inside_them].astype(np.intp)] = 255
+        cut = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _NECK)
+        parts = _blobs(gray, np.where(cut > 0, diff, 0.0).astype(np.float32), polarity,
+                       threshold=threshold, min_contrast=min_contrast,
+                       min_diameter=min_diameter, max_diameter=max_diameter)
     if not like.any():
-        return concat_pips([])
+        return parts
     blobs = np.zeros(n, bool)
     blobs[index[like]] = True
     pixels = blobs[lab]
@@ -202,8 +219,8 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     contrast = polarity * (inside - surface)
     ok = np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
     pol = np.full(len(index), float(polarity))
-    return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill,
-                size).take(ok)
+    return concat_pips([Pips(mx, my, major, minor, angle, pol, contrast, surface, spread,
+                             fill, size).take(ok), parts])
 
 
 def _surface(gray: np.ndarray, x: np.ndarray, y: np.ndarray, radius: np.ndarray

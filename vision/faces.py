@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -391,10 +391,9 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
     own shade (see Shade)."""
     face = _read_face(pips, group, gray, few, colour=colour, shade=None)
     if face is None and shaded and len(group) <= 6:
-        for shade in Shade.of_pips(pips, np.array(group), gray):
+        shade = Shade.of_pips(pips, np.array(group), gray)
+        if shade is not None:
             face = _read_face(pips, group, gray, few, colour=colour, shade=shade)
-            if face is not None:
-                break
     return face
 
 
@@ -437,24 +436,21 @@ class Shade:
         return cls(x0, y0, surface, polarity, relative, low, high)
 
     @classmethod
-    def of_pips(cls, pips: Pips, index: np.ndarray, gray: np.ndarray) -> list[Shade]:
-        """The shades a group of pips' face may have. A shadow only darkens: the face is lit
-        where it is brightest round them, or else (two pips or more: a pattern vouches for
-        itself) all its pips lie in the shadow and the face beyond them is lit. A lone pip's
-        is taken to be lit: a speck in a shadow, beside a brighter table, is not a one."""
+    def of_pips(cls, pips: Pips, index: np.ndarray, gray: np.ndarray) -> Shade | None:
+        """The shade round a group of pips. A shadow only darkens: the face is lit at least
+        where it is brightest round them, and where the shadow falls, darker at most as a
+        shadow makes it. Two pips or more may all lie in the shadow, the face beyond them lit
+        (a pattern vouches for itself); a lone pip's face is taken to be lit round it: a
+        speck in a shadow, beside a brighter table, is not a one."""
         surfaces = pips.surface[index]
-        lit, shadowed = float(surfaces.max()), float(surfaces.min())
-        shade = cls.around(gray, pips.x[index], pips.y[index],
-                           pip=float(pips.major[index].max()),
-                           polarity=int(pips.polarity[index[0]]),
-                           relative=float(np.median(pips.contrast[index]
-                                                    / np.maximum(surfaces, 1.0))),
-                           low=_SHADOW * lit, high=1.15 * lit)
-        if shade is None:
-            return []
-        if len(index) == 1:
-            return [shade]
-        return [shade, replace(shade, low=shadowed / 1.15, high=shadowed / _SHADOW)]
+        lit = float(surfaces.max())
+        high = 1.15 * lit if len(index) == 1 else max(1.15 * lit,
+                                                        float(surfaces.min()) / _SHADOW)
+        return cls.around(gray, pips.x[index], pips.y[index], pip=float(pips.major[index].max()),
+                          polarity=int(pips.polarity[index[0]]),
+                          relative=float(np.median(pips.contrast[index]
+                                                   / np.maximum(surfaces, 1.0))),
+                          low=_SHADOW * lit, high=high)
 
     @classmethod
     def of_face(cls, face: Face, gray: np.ndarray) -> Shade | None:

@@ -302,13 +302,17 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
             if len(part) > 1:
                 found += _read_group(pips, index[part].tolist(), gray, few, depth + 1,
                                      colour=colour, shaded=shaded)
-    if not found and 3 <= len(group) <= 7:
+    most = max((f.pips for f in found), default=0)
+    if 3 <= len(group) <= 7 and most < len(group) - 1:
+        # leave one pip out: one that looks unlike the rest, or any one when the splits
+        # read fewer pips than the rest hold (a side face's pip, as round as the top's, drew
+        # a wrong split)
         for k in range(len(group)):
-            if not _stands_out(pips, group[k], group[:k] + group[k + 1:]):
+            if not found and not _stands_out(pips, group[k], group[:k] + group[k + 1:]):
                 continue
             face = read_face(pips, group[:k] + group[k + 1:], gray, few, colour=colour,
                              shaded=shaded)
-            if face is not None:
+            if face is not None and clear_of(face, pips, group):
                 found = [face]
                 break
     found = [f for f in found if clear_of(f, pips, group)]

@@ -25,6 +25,7 @@ from vision.faces import (
     Shade,
     bilinear,
     off_faces,
+    read_face,
     read_faces,
 )
 from vision.pips import LIGHT, Pips, concat_pips, find_pips
@@ -219,6 +220,14 @@ class DiceReader:
                          and (factor >= 1.0 or _uniform_in_full(face, fine))]
                 faces += [face for _, face in found]
                 pips = off_faces(pips, [f for f, _ in found])
+            if self.table is not None:
+                # a one beside other pips (its own die's sides, another die) was lost with
+                # their group: where a one is checked at a die's own size, every pip left
+                # is read alone
+                faces += [face for k in range(len(pips))
+                          if (f := read_face(pips, [k], blurred, few, colour=tinted,
+                                             shaded=True)) is not None
+                          and plausible(face := f.scaled(1 / factor))]
         return faces, concat_pips(seen)
 
     def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:

@@ -275,9 +275,7 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
     side face's pips are flatter than the top's), then by position, then by leaving out one
     pip. A face read from part of a group must have none of the rest lying on it, and a single
     pip split off is read as a one only when the rest were clearly flatter: a lone pip of a two
-    or three must never pass for a one. Only on the last (`shaded`) look, where the reader
-    checks each one at a die's own size (`few.centred` off), is every pip left on no face
-    read alone too: a one beside its own die's side faces, or beside another die."""
+    or three must never pass for a one."""
     face = read_face(pips, group, gray, few, colour=colour, shaded=shaded)
     if face is not None:
         return [face]
@@ -315,17 +313,7 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
             if face is not None and clear_of(face, pips, group):
                 found = [face]
                 break
-    found = [f for f in found if clear_of(f, pips, group)]
-    if depth == 0 and shaded and not few.centred:
-        # a one beside pips of another face (its own die's sides, a die next to it): on the
-        # last look, where the reader checks a one at a die's own size, each pip on no face
-        # read may be read alone
-        index = np.array(group)
-        loose = index[_off(pips.x[index], pips.y[index], found)]
-        found += [face for k in loose.tolist()
-                  if (face := read_face(pips, [k], gray, few, colour=colour,
-                                        shaded=True)) is not None]
-    return found
+    return [f for f in found if clear_of(f, pips, group)]
 
 
 def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
@@ -345,15 +333,10 @@ def clear_of(face: Face, pips: Pips, group: list[int]) -> bool:
 
 def off_faces(pips: Pips, faces: list[Face]) -> Pips:
     """The `pips` that lie on none of `faces`, within their outer cells and a little more."""
-    return pips.take(_off(pips.x, pips.y, faces))
-
-
-def _off(xs: np.ndarray, ys: np.ndarray, faces: list[Face]) -> np.ndarray:
-    """Which points (xs, ys) lie on none of `faces` (as off_faces)."""
-    off = np.ones(len(xs), bool)
+    off = np.ones(len(pips), bool)
     for face in faces:
-        off &= _grid_reach(face, xs, ys) >= _ON_FACE
-    return off
+        off &= _grid_reach(face, pips.x, pips.y) >= _ON_FACE
+    return pips.take(off)
 
 
 def _grid_reach(face: Face, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

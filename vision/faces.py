@@ -476,6 +476,10 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
     cov = pips.shape_covariance(index)
     w, vecs = np.linalg.eigh(cov)
     whiten = vecs @ np.diag(1.0 / np.sqrt(w)) @ vecs.T / 4.0  # pixels -> pip diameters
+    if n == 1:
+        # a lone pip is read in rings round it: measure them in its core's diameter, as a
+        # strong pip's outline runs far out into its blur
+        whiten *= max(1.0, float(pips.major[index[0]] / pips.core[index[0]]))
     unwhiten = np.linalg.inv(whiten)
     centre = np.array([pips.x[index].mean(), pips.y[index].mean()])
     surface = float(np.median(pips.surface[index]))

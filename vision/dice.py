@@ -44,7 +44,7 @@ _DIE_PIXELS = 36.0
 #: how much flatter than a pip lying on the table a top-face pip may look (a small pip's shape
 #: is measured roughly)
 _FLAT_SLACK = 0.22
-#: the same for the flattest pip of a face read (a pattern is judged more strictly: a wrong
+#: the same for a face read's pips on average (a pattern is judged more strictly: a wrong
 #: face costs more than a pip left out)
 _FACE_FLAT_SLACK = 0.16
 _SMALLEST_LEVEL = 96
@@ -300,11 +300,12 @@ def _lies_flat(face: Face, to_table: np.ndarray, x0: int, y0: int, die_mm: float
         return False
     if face.pips == 1:
         return True
-    # none of a top face's pips is as flat as a side face's, seen edge-on: none may be much
-    # flatter than a round pip lying on the table looks here
+    # a side face's pips, seen edge-on, are all flat: a top face's may on average be little
+    # flatter than a round pip lying on the table looks here (one of them, run into the
+    # face's edge, may be measured flatter)
     sv = np.linalg.svd(np.linalg.inv(jacobian), compute_uv=False)
     expected = sv[1] / sv[0]
-    if face.flattest < expected - _FACE_FLAT_SLACK:
+    if face.roundness < expected - _FACE_FLAT_SLACK:
         return False
     return 0.85 * CELL_SHARE * die_mm <= (lu + lv) / 2 <= 1.18 * CELL_SHARE * die_mm
 

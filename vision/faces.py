@@ -103,8 +103,7 @@ class Face:
 
     `u` and `v` are the grid's basis (the step from the centre cell to the next) in pixels;
     `outline` is the face's edge found by scanning outwards (8 points); `surface_points` are
-    spots of bare face, for its colour; `roundness` is its pips' mean minor/major ratio and
-    `flattest` the least of them.
+    spots of bare face, for its colour; `roundness` is its pips' mean minor/major ratio.
     """
 
     value: int
@@ -121,7 +120,6 @@ class Face:
     surface: float
     pips: int
     confidence: float
-    flattest: float = 1.0
 
     def scaled(self, factor: float) -> Face:
         """The same face in an image `factor` times larger."""
@@ -130,7 +128,7 @@ class Face:
                     (self.v[0] * factor, self.v[1] * factor), self.outline * factor,
                     self.surface_points * factor, self.polarity, self.roundness,
                     self.minor_direction, self.pip_size * factor, self.contrast, self.surface,
-                    self.pips, self.confidence, self.flattest)
+                    self.pips, self.confidence)
 
     @property
     def half_width(self) -> float:
@@ -537,7 +535,7 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
                 v=(float(gx[2] - gx[0]), float(gy[2] - gy[0])), outline=outline,
                 surface_points=np.stack([sx, sy], 1), polarity=polarity,
                 roundness=float(pips.roundness[index].mean()),
-                flattest=float(pips.roundness[index].min()), minor_direction=minor_direction,
+                minor_direction=minor_direction,
                 pip_size=float(pips.major[index].mean()), contrast=contrast, surface=surface,
                 pips=n, confidence=float(max(0.0, reading.confidence)))
 

@@ -152,7 +152,6 @@ def _read(pips: Pips, group: list[int], points: np.ndarray, gray: np.ndarray, *,
                 v=tuple(float(v) for v in axes[2] - axes[0]), outline=image(square),
                 surface_points=bare_spots, polarity=polarity,
                 roundness=float(pips.roundness[group].mean()),
-                flattest=float(pips.roundness[group].min()),
                 minor_direction=math.atan2(np.sin(2 * t).mean(), np.cos(2 * t).mean()) / 2
                 + math.pi / 2,
                 pip_size=float(pips.major[group].mean()), contrast=contrast, surface=surface,

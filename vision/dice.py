@@ -111,13 +111,15 @@ class DiceReader:
         x0, y0, image = self._crop(frame)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
         plausible = self._plausible(image, gray, (x0, y0))
-        faces, pips = self._faces(image, (x0, y0), plausible)
+        faces, ones, pips = self._faces(image, (x0, y0), plausible)
         if self.table is not None:
             faces += [f for f in rescue_faces(off_faces(pips, faces),
                                               cv2.GaussianBlur(gray, (3, 3), 0),
                                               self.table.lifted(self.table.die_mm),
                                               offset=(x0, y0), die_mm=self.table.die_mm)
                       if plausible(f)]
+            tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
+            faces += [one for one in ones if self._clear_of_dice(one, tops, (x0, y0))]
         tops = _top_faces(faces)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         readings = []
@@ -179,13 +181,18 @@ class DiceReader:
         return pips.roundness >= expected - _FLAT_SLACK
 
     def _faces(self, image: np.ndarray, offset: tuple[int, int],
-               plausible: Callable[[Face], bool]) -> tuple[list[Face], Pips]:
-        """The `plausible` faces found in `image`, and (on a calibrated table) the pips looked
-        at, in `image`'s pixels. The pips on none of them are read again as a face a shadow
-        may fall across (a hand's, held over the table)."""
+               plausible: Callable[[Face], bool]) -> tuple[list[Face], list[Face], Pips]:
+        """The `plausible` faces found in `image`; on a calibrated table, the ones read from
+        each pip left on none of them; and (there too) the pips looked at; in `image`'s
+        pixels. The pips on none of the faces are read again as a face a shadow may fall
+        across (a hand's, held over the table). A one beside other pips (its own die's side
+        faces, another die) was lost with their group, hence the ones: where a one is
+        checked at a die's own size, every pip left is read alone, and the reader keeps those
+        that lie on no die it has read (a side face's pip would)."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
-        faces = []
+        faces: list[Face] = []
+        ones: list[Face] = []
         seen = []
         colour = image if image.ndim == 3 else None
         pyramid, tinted, at = gray, colour, 1.0
@@ -221,14 +228,31 @@ class DiceReader:
                 faces += [face for _, face in found]
                 pips = off_faces(pips, [f for f, _ in found])
             if self.table is not None:
-                # a one beside other pips (its own die's sides, another die) was lost with
-                # their group: where a one is checked at a die's own size, every pip left
-                # is read alone
-                faces += [face for k in range(len(pips))
-                          if (f := read_face(pips, [k], blurred, few, colour=tinted,
-                                             shaded=True)) is not None
-                          and plausible(face := f.scaled(1 / factor))]
-        return faces, concat_pips(seen)
+                ones += [face for k in range(len(pips))
+                         if (f := read_face(pips, [k], blurred, few, colour=tinted,
+                                            shaded=True)) is not None
+                         and plausible(face := f.scaled(1 / factor))]
+        return faces, ones, concat_pips(seen)
+
+    def _on_top_plane(self, points: Sequence[tuple[float, float]], offset: tuple[int, int]
+                      ) -> np.ndarray:
+        """`points` (in the cropped image at `offset`) on the plane of the dice's top faces,
+        in mm (N x 2)."""
+        if not points:
+            return np.zeros((0, 2))
+        lifted = self.table.lifted(self.table.die_mm)
+        image = np.asarray(points, np.float64) + np.asarray(offset, np.float64)
+        return cv2.perspectiveTransform(image.reshape(-1, 1, 2),
+                                        np.linalg.inv(lifted)).reshape(-1, 2)
+
+    def _clear_of_dice(self, face: Face, tops: np.ndarray, offset: tuple[int, int]) -> bool:
+        """Whether `face` lies clear of the dice whose top faces lie at `tops` (on the top
+        faces' plane): no two dice lying flat have top faces' centres closer than a die's
+        side, and a side face's pip lies within that of its die's top."""
+        if len(tops) == 0:
+            return True
+        centre = self._on_top_plane([face.centre], offset)[0]
+        return bool(np.hypot(*(tops - centre).T).min() >= 0.95 * self.table.die_mm)
 
     def _scales(self, shape: tuple[int, ...]) -> list[tuple[float, int]]:
         """(scale to search the image at, local-mean window there) pairs: every octave of an

@@ -229,8 +229,8 @@ class DiceReader:
                 pips = off_faces(pips, [f for f, _ in found])
             if self.table is not None:
                 ones += [face for k in range(len(pips))
-                         if (f := read_face(pips, [k], blurred, few, colour=tinted,
-                                            shaded=True)) is not None
+                         if (f := read_face(pips, [k], blurred, few,
+                                            colour=tinted)) is not None
                          and plausible(face := f.scaled(1 / factor))]
         return faces, ones, concat_pips(seen)
 

@@ -8,7 +8,7 @@ blobs: a frame of wood grain can hold hundreds of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -128,12 +128,13 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
 
 def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: float,
            min_contrast: float, min_diameter: float, max_diameter: float,
-           necks: bool = False) -> Pips:
-    """The pip-like blobs where `diff` exceeds `threshold`. With `necks`, a blob not shaped
-    like a pip is cut where it narrows to a pixel, and its parts are measured again: a pip near
-    a face's corner runs into the corner's wedge (which an opening or closing of pip size
-    leaves standing) by such a neck."""
-    low = cv2.compare(diff, threshold, cv2.CMP_GT)
+           necks: bool = False, low: np.ndarray | None = None) -> Pips:
+    """The pip-like blobs where `diff` exceeds `threshold` (or of the mask `low`). With
+    `necks`, a blob not shaped like a pip is cut where it narrows to a pixel, and its parts
+    are measured again: a pip near a face's corner runs into the corner's wedge (which an
+    opening or closing of pip size leaves standing) by such a neck."""
+    if low is None:
+        low = cv2.compare(diff, threshold, cv2.CMP_GT)
     # components without OpenCV's statistics, which cost ten times the labelling: areas come
     # from a count over the blobs' own pixels, and shape from the moments below
     n, labels = cv2.connectedComponents(low, connectivity=8)
@@ -183,18 +184,18 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     contrast = polarity * (inside - surface)
     # only blobs shaped like a pip and standing out from a surface are measured further
     shaped = (fill >= 0.8) & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor)
-    like = np.isfinite(surface) & (contrast >= min_contrast) & shaped
+    standing_out = np.isfinite(surface) & (contrast >= min_contrast)
+    like = standing_out & shaped
     parts = concat_pips([])
-    if necks and not shaped.all():
+    # (a pip run into a wedge is not much larger than a pip: longer blobs are not cut)
+    cut = standing_out & ~shaped & (major <= 1.5 * max_diameter)
+    if necks and cut.any():
         misshapen = np.zeros(n, bool)
-        misshapen[index[~shaped]] = True
+        misshapen[index[cut]] = True
         inside_them = misshapen[lab]
-        mask = np.zeros_like(low)
-        mask[ys[inside_them], xs[inside_them].astype(np.intp)] = 255
-        cut = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _NECK)
-        parts = _blobs(gray, np.where(cut > 0, diff, 0.0).astype(np.float32), polarity,
-                       threshold=threshold, min_contrast=min_contrast,
-                       min_diameter=min_diameter, max_diameter=max_diameter)
+        parts = _cut_necks(gray, diff, xs[inside_them].astype(np.intp), ys[inside_them],
+                           polarity=polarity, threshold=threshold, min_contrast=min_contrast,
+                           min_diameter=min_diameter, max_diameter=max_diameter)
     if not like.any():
         return parts
     blobs = np.zeros(n, bool)
@@ -221,6 +222,24 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     pol = np.full(len(index), float(polarity))
     return concat_pips([Pips(mx, my, major, minor, angle, pol, contrast, surface, spread,
                              fill, size).take(ok), parts])
+
+
+def _cut_necks(gray: np.ndarray, diff: np.ndarray, xs: np.ndarray, ys: np.ndarray, *,
+               polarity: int, threshold: float, min_contrast: float, min_diameter: float,
+               max_diameter: float) -> Pips:
+    """The pip-like parts of the blob pixels (xs, ys) once cut where they narrow to a pixel:
+    measured in the part of the image round them (with room for their surface's ring)."""
+    pad = int(max_diameter) + 2
+    height, width = gray.shape
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(width, int(xs.max()) + pad + 1), min(height, int(ys.max()) + pad + 1)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    mask[ys - y0, xs - x0] = 255
+    cut = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _NECK)
+    parts = _blobs(gray[y0:y1, x0:x1], diff[y0:y1, x0:x1], polarity, threshold=threshold,
+                   min_contrast=min_contrast, min_diameter=min_diameter,
+                   max_diameter=max_diameter, low=cut)
+    return replace(parts, x=parts.x + x0, y=parts.y + y0)
 
 
 def _surface(gray: np.ndarray, x: np.ndarray, y: np.ndarray, radius: np.ndarray

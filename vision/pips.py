@@ -8,7 +8,7 @@ blobs: a frame of wood grain can hold hundreds of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -21,7 +21,6 @@ _RUN = 10
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, _RING, endpoint=False)
 _COS = np.cos(_ANGLES)
 _SIN = np.sin(_ANGLES)
-_NECK = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,7 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
             parted = np.minimum(mean, faces) - gray
         else:
             parted = gray - np.maximum(mean, faces)
-        strict = _blobs(gray, parted, polarity, threshold=24.0, necks=True, **sizes)
+        strict = _blobs(gray, parted, polarity, threshold=24.0, **sizes)
         if len(loose) and len(strict):
             # one pip found twice: keep the loose outline (it holds the whole pip) unless it
             # is much larger than the strict one, having run into the face's edge or a shadow
@@ -127,14 +126,8 @@ def find_pips(gray: np.ndarray, window: int, *, min_contrast: float = 15.0,
 
 
 def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: float,
-           min_contrast: float, min_diameter: float, max_diameter: float,
-           necks: bool = False, low: np.ndarray | None = None) -> Pips:
-    """The pip-like blobs where `diff` exceeds `threshold` (or of the mask `low`). With
-    `necks`, a blob not shaped like a pip is cut where it narrows to a pixel, and its parts
-    are measured again: a pip near a face's corner runs into the corner's wedge (which an
-    opening or closing of pip size leaves standing) by such a neck."""
-    if low is None:
-        low = cv2.compare(diff, threshold, cv2.CMP_GT)
+           min_contrast: float, min_diameter: float, max_diameter: float) -> Pips:
+    low = cv2.compare(diff, threshold, cv2.CMP_GT)
     # components without OpenCV's statistics, which cost ten times the labelling: areas come
     # from a count over the blobs' own pixels, and shape from the moments below
     n, labels = cv2.connectedComponents(low, connectivity=8)
@@ -183,21 +176,10 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     surface, spread = _surface(gray, mx, my, 0.55 * major + 1.0)
     contrast = polarity * (inside - surface)
     # only blobs shaped like a pip and standing out from a surface are measured further
-    shaped = (fill >= 0.8) & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor)
-    standing_out = np.isfinite(surface) & (contrast >= min_contrast)
-    like = standing_out & shaped
-    parts = concat_pips([])
-    # (a pip run into a wedge is not much larger than a pip: longer blobs are not cut)
-    cut = standing_out & ~shaped & (major <= 1.5 * max_diameter)
-    if necks and cut.any():
-        misshapen = np.zeros(n, bool)
-        misshapen[index[cut]] = True
-        inside_them = misshapen[lab]
-        parts = _cut_necks(gray, diff, xs[inside_them].astype(np.intp), ys[inside_them],
-                           polarity=polarity, threshold=threshold, min_contrast=min_contrast,
-                           min_diameter=min_diameter, max_diameter=max_diameter)
+    like = (np.isfinite(surface) & (contrast >= min_contrast) & (fill >= 0.8)
+            & (major <= 1.2 * max_diameter) & (major <= 3.5 * minor))
     if not like.any():
-        return parts
+        return concat_pips([])
     blobs = np.zeros(n, bool)
     blobs[index[like]] = True
     pixels = blobs[lab]
@@ -220,26 +202,8 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     contrast = polarity * (inside - surface)
     ok = np.isfinite(surface) & (contrast >= min_contrast) & (contrast >= 4.5 * spread)
     pol = np.full(len(index), float(polarity))
-    return concat_pips([Pips(mx, my, major, minor, angle, pol, contrast, surface, spread,
-                             fill, size).take(ok), parts])
-
-
-def _cut_necks(gray: np.ndarray, diff: np.ndarray, xs: np.ndarray, ys: np.ndarray, *,
-               polarity: int, threshold: float, min_contrast: float, min_diameter: float,
-               max_diameter: float) -> Pips:
-    """The pip-like parts of the blob pixels (xs, ys) once cut where they narrow to a pixel:
-    measured in the part of the image round them (with room for their surface's ring)."""
-    pad = int(max_diameter) + 2
-    height, width = gray.shape
-    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
-    x1, y1 = min(width, int(xs.max()) + pad + 1), min(height, int(ys.max()) + pad + 1)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    mask[ys - y0, xs - x0] = 255
-    cut = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _NECK)
-    parts = _blobs(gray[y0:y1, x0:x1], diff[y0:y1, x0:x1], polarity, threshold=threshold,
-                   min_contrast=min_contrast, min_diameter=min_diameter,
-                   max_diameter=max_diameter, low=cut)
-    return replace(parts, x=parts.x + x0, y=parts.y + y0)
+    return Pips(mx, my, major, minor, angle, pol, contrast, surface, spread, fill,
+                size).take(ok)
 
 
 def _surface(gray: np.ndarray, x: np.ndarray, y: np.ndarray, radius: np.ndarray

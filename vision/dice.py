@@ -110,7 +110,8 @@ class DiceReader:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        plausible = self._plausible(image, gray, (x0, y0))
+        smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
+        plausible = self._plausible(smooth, gray, (x0, y0))
         faces, ones, pips = self._faces(image, (x0, y0), plausible)
         if self.table is not None:
             faces += [f for f in rescue_faces(off_faces(pips, faces),
@@ -121,7 +122,6 @@ class DiceReader:
             tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
             faces += [one for one in ones if self._clear_of_dice(one, tops, (x0, y0))]
         tops = _top_faces(faces)
-        smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         readings = []
         for face, doubt in tops:
             reading = self._reading(face, doubt, smooth, offset=(x0, y0), shape=frame.shape)
@@ -132,9 +132,10 @@ class DiceReader:
 
     def _plausible(self, image: np.ndarray, gray: np.ndarray, offset: tuple[int, int]
                    ) -> Callable[[Face], bool]:
-        """Whether a face found in `image` (cropped at `offset`) can be a die's top: on a
-        calibrated table it lies flat at a die's height, and a one's pip is alone on a face
-        about a die's width (a speck at a shadow's edge ends where it starts)."""
+        """Whether a face found in `image` (cropped at `offset`, lightly blurred: a dim
+        face's colour is noisy pixel by pixel) can be a die's top: on a calibrated table it
+        lies flat at a die's height, and a one's pip is alone on a face about a die's width
+        (a speck at a shadow's edge ends where it starts)."""
         if self.table is None:
             return lambda face: True
         lifted = self.table.lifted(self.table.die_mm)

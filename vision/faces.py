@@ -453,12 +453,13 @@ class Shade:
         out = self.polarity * (values - local) / (self.relative * np.maximum(local, 10.0))
         return np.where((local < self.low) | (local > self.high), np.inf, out)
 
-    def strays(self, values: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    def strays(self, values: np.ndarray, xs: np.ndarray, ys: np.ndarray, *,
+               least: float = 8.0) -> np.ndarray:
         """Where `values` (at xs, ys) are not this face's bare surface: off the face, or
         further from its shade there than bare face strays (an eighth of the pips' contrast
-        there, and 8 grey levels)."""
+        there, and `least` grey levels)."""
         local = bilinear(self.surface, xs - self.x0, ys - self.y0)
-        tolerance = np.maximum(0.12 * self.relative * np.maximum(local, 10.0), 8.0)
+        tolerance = np.maximum(0.12 * self.relative * np.maximum(local, 10.0), least)
         return (np.abs(values - local) > tolerance) | (local < self.low) | (local > self.high)
 
 
@@ -486,7 +487,8 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
     polarity = int(pips.polarity[index[0]])
     # how far bare face may stray from its median, in units of pip contrast: a speckled face
     # (felt, sand-blasted plastic) strays further
-    plain = min(0.4, max(0.25, 3.0 * _median(pips.ring_spread[index]) / contrast))
+    noise = _median(pips.ring_spread[index])
+    plain = min(0.4, max(0.25, 3.0 * noise / contrast))
 
     def to_image(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         flat = np.ravel(z)
@@ -518,7 +520,8 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
     bgr = None if colour is None else np.median(bilinear(colour, sx, sy), axis=0)
     outline, ends, reach = _outline(gray, centre, unwhiten, offset=reading.offset,
                                      a=reading.a, surface=surface, contrast=contrast,
-                                     lone=n == 1, colour=colour, bgr=bgr, shade=shade)
+                                     noise=noise, lone=n == 1, colour=colour, bgr=bgr,
+                                     shade=shade)
     if ends.sum() < few.edges:
         return None
     if n == 1 and few.centred:
@@ -613,7 +616,7 @@ def _stretch(z: np.ndarray, rows: float) -> np.ndarray:
 
 
 def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offset: complex,
-             a: complex, surface: float, contrast: float, lone: bool,
+             a: complex, surface: float, contrast: float, noise: float, lone: bool,
              colour: np.ndarray | None = None, bgr: np.ndarray | None = None,
              shade: Shade | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the face's surface ends along 8 directions from its centre (pixels, 8x2), whether
@@ -632,10 +635,12 @@ def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offs
     pts = centre[:, None, None] + np.einsum("ij,jkl->ikl", unwhiten,
                                             np.stack([np.real(z), np.imag(z)]))
     values = bilinear(gray, pts[0], pts[1])
+    # (a noisy face, dim light's, strays further than 8 grey levels pixel by pixel)
+    least = max(8.0, 2.5 * noise)
     if shade is None:
-        off = np.abs(values - surface) > max(0.12 * contrast, 8.0)
+        off = np.abs(values - surface) > max(0.12 * contrast, least)
     else:
-        off = shade.strays(values, pts[0], pts[1])
+        off = shade.strays(values, pts[0], pts[1], least=least)
     if colour is not None:
         hue = colour_feature(bilinear(colour, pts[0], pts[1]))[..., :2]
         strays = np.hypot(*(hue - colour_feature(bgr)[:2]).transpose(2, 0, 1)) > COLOUR_EDGE

@@ -627,7 +627,7 @@ def _outline(gray: np.ndarray, centre: np.ndarray, unwhiten: np.ndarray, *, offs
     the face also ends where a colour channel strays far from the face's own `bgr`."""
     t = np.linspace(0.0, 1.0, 16)
     if lone:
-        reach = np.stack([0.8 + 3.4 * t] * 8)
+        reach = np.stack([1.1 + 3.1 * t] * 8)
     else:
         axis, diagonal = 1.45 + 1.75 * t, 2.0 + 2.0 * t
         reach = np.stack([axis, diagonal] * 4)

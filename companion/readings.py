@@ -40,8 +40,7 @@ class Reading:
     @classmethod
     def from_json(cls, line: Mapping[str, Any]) -> Reading:
         """A reading from its JSON form; a malformed one is refused in one line."""
-        if not isinstance(line, Mapping):
-            raise IllegalAction(f"a reading is a JSON object, not {line!r}")
+        _object(line)
         die = _name(line, "die")
         value = line.get("value")
         if value is not None:
@@ -71,8 +70,7 @@ class CardReading:
     @classmethod
     def from_json(cls, line: Mapping[str, Any]) -> CardReading:
         """A card reading from its JSON form; a malformed one is refused in one line."""
-        if not isinstance(line, Mapping):
-            raise IllegalAction(f"a reading is a JSON object, not {line!r}")
+        _object(line)
         value = line.get("value")
         if value is not None:
             as_int(value, "value", IllegalAction, low=1, high=6)
@@ -92,8 +90,7 @@ class FaceReading:
     @classmethod
     def from_json(cls, line: Mapping[str, Any]) -> FaceReading:
         """A face reading from its JSON form; a malformed one is refused in one line."""
-        if not isinstance(line, Mapping):
-            raise IllegalAction(f"a reading is a JSON object, not {line!r}")
+        _object(line)
         return cls(_name(line, "face"), _confidence(line))
 
     def to_json(self) -> dict[str, Any]:
@@ -110,6 +107,11 @@ _READINGS: dict[str, type[CardReading] | type[FaceReading]] = {
 def reading_for(game: Game, line: Mapping[str, Any]) -> AnyReading:
     """The camera's JSON read as what it sees in `game`: a die, a racing card or a face."""
     return _READINGS.get(game.rules.game, Reading).from_json(line)
+
+
+def _object(line: Any) -> None:
+    if not isinstance(line, Mapping):
+        raise IllegalAction(f"a reading is a JSON object, not {line!r}")
 
 
 def _name(line: Mapping[str, Any], key: str) -> str | None:

@@ -449,18 +449,23 @@ class Shade:
         """How far `values` (at xs, ys) stand out from the surface there, in the pips' own
         contrast there (1: a pip's core, 0: bare face); infinite off this face, which no
         bare face or pip is."""
-        local = bilinear(self.surface, xs - self.x0, ys - self.y0)
+        local, off = self._local(xs, ys)
         out = self.polarity * (values - local) / (self.relative * np.maximum(local, 10.0))
-        return np.where((local < self.low) | (local > self.high), np.inf, out)
+        return np.where(off, np.inf, out)
 
     def strays(self, values: np.ndarray, xs: np.ndarray, ys: np.ndarray, *,
                least: float = 8.0) -> np.ndarray:
         """Where `values` (at xs, ys) are not this face's bare surface: off the face, or
         further from its shade there than bare face strays (an eighth of the pips' contrast
         there, and `least` grey levels)."""
-        local = bilinear(self.surface, xs - self.x0, ys - self.y0)
+        local, off = self._local(xs, ys)
         tolerance = np.maximum(0.12 * self.relative * np.maximum(local, 10.0), least)
-        return (np.abs(values - local) > tolerance) | (local < self.low) | (local > self.high)
+        return (np.abs(values - local) > tolerance) | off
+
+    def _local(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The surface's shade at (xs, ys), and where that shade is not this face's."""
+        local = bilinear(self.surface, xs - self.x0, ys - self.y0)
+        return local, (local < self.low) | (local > self.high)
 
 
 def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,

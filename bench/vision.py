@@ -4,7 +4,8 @@ Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--cards-only] [--las
 
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice). Real photos: the labelled
-sets in ../shared/data/dice-photos, read with no calibration (`--dice any`). Times are per
+sets in ../shared/data/dice-photos, read with no calibration (`--dice any`), as they are and
+resized or turned as another camera would take them. Times are per
 frame on one core, at 640x480 and 1280x720: settling alone (a frame the reader is not run on),
 and a full read of the roll zone (what a still frame costs on top). Racing cards: rendered
 frames of the reveal zone, read with the table's calibration and without it, and the time of
@@ -36,7 +37,7 @@ from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
-from vision.labelled import SETS, photos  # noqa: E402
+from vision.labelled import SETS, photos, resized, turned  # noqa: E402
 from vision.scoring import Score, TrueDie, score  # noqa: E402
 from vision.settle import Settler  # noqa: E402
 from vision.synth import (  # noqa: E402
@@ -108,6 +109,8 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
 
 
 def real_photos() -> None:
+    """The labelled photos as they are, then as other cameras would take them: nearer the
+    table, further from it, turned."""
     reader = DiceReader()
     total = Score()
     for name in SETS:
@@ -121,6 +124,17 @@ def real_photos() -> None:
         total.add(result)
         print(f"real photos, {name:16s} {result.summary()}")
     print(f"real photos, all              {total.summary()}")
+    views = {"0.5 times the size": lambda im, t: resized(im, t, 0.5),
+             "0.7 times the size": lambda im, t: resized(im, t, 0.7),
+             "1.4 times the size": lambda im, t: resized(im, t, 1.4),
+             "turned 30 degrees": lambda im, t: turned(im, t, 30)}
+    for view, take in views.items():
+        result = Score()
+        for name in SETS:
+            for path, truth in photos(PHOTOS / name):
+                image, moved = take(cv2.imread(str(path)), truth)
+                result.add(score(moved, reader.read(image)))
+        print(f"real photos, {view:16s} {result.summary()}")
 
 
 def speed(size: tuple[int, int], repeats: int = 3) -> None:

@@ -48,6 +48,11 @@ _FLAT_SLACK = 0.22
 #: face costs more than a pip left out)
 _FACE_FLAT_SLACK = 0.16
 _SMALLEST_LEVEL = 96
+#: how much smaller or larger than the dice read surely a face may be, where the dice's size
+#: is not known (perspective across a table changes it by far less)
+_SIZE_SPREAD = 2.0
+#: how sure a face of two pips or more must be to set the size of the dice in a frame
+_SURE = 0.8
 #: the narrowest a one's face may be, as a share of a die's width (about 0.45 when its
 #: edges are seen; less than this, its outline ran into something at the pip's rim)
 _LEAST_HALF_WIDTH = 0.3
@@ -122,6 +127,8 @@ class DiceReader:
             tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
             faces += [one for one in ones if self._clear_of_dice(one, tops, (x0, y0))]
         tops = _top_faces(faces)
+        if not self.die_size:
+            tops = _of_one_size(tops)
         readings = []
         for face, doubt in tops:
             reading = self._reading(face, doubt, smooth, offset=(x0, y0), shape=frame.shape)
@@ -409,6 +416,20 @@ def _top_faces(faces: list[Face]) -> list[tuple[Face, float]]:
         else:
             kept.append([face, doubt])
     return [(f, d) for f, d in kept]
+
+
+def _of_one_size(tops: list[tuple[Face, float]]) -> list[tuple[Face, float]]:
+    """The faces about as large as the dice read surely: the dice on one table are of one
+    size, give or take perspective, so where faces of two pips or more set it, a face less
+    than half their size or more than twice is a speck or a pattern on the table (wood grain
+    seen close up makes round dots with plain wood round them), not a die. Where no face is
+    sure, every face is kept."""
+    sizes = [f.half_width for f, doubt in tops if f.pips >= 2 and f.confidence * doubt >= _SURE]
+    if not sizes:
+        return tops
+    size = float(np.median(sizes))
+    return [(f, doubt) for f, doubt in tops
+            if size / _SIZE_SPREAD <= f.half_width <= size * _SIZE_SPREAD]
 
 
 def _die_box(face: Face, x0: int, y0: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:

@@ -249,6 +249,12 @@ def _joined_by_surface(pips: Pips, gray: np.ndarray, i: np.ndarray, j: np.ndarra
     low = np.minimum(pips.surface[i], pips.surface[j])[:, None]
     high = np.maximum(pips.surface[i], pips.surface[j])[:, None]
     off = (values < low - tolerance) | (values > high + tolerance)
+    # pips set so close that they touch (large pips on a small die) leave no surface between
+    # them, only their joined blur: there the path may only not stray away from the pips
+    touching = ((stop - start)[:, 0] * length < 1.0)
+    if touching.any():
+        toward = pips.polarity[i][:, None] * (values - (low + high) / 2) >= -tolerance
+        off[touching] = ~toward[touching]
     # a speck on a textured face is one sample; an edge between faces or dice is a run
     return (off.sum(axis=1) <= 1) & ~(off[:, 1:] & off[:, :-1]).any(axis=1)
 

@@ -5,9 +5,9 @@ Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--cards-only] [--las
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice). Real photos: the labelled
 sets in ../shared/data/dice-photos, read with no calibration (`--dice any`), as they are and
-resized or turned as another camera would take them. Times are per
-frame on one core, at 640x480 and 1280x720: settling alone (a frame the reader is not run on),
-and a full read of the roll zone (what a still frame costs on top). Racing cards: rendered
+resized or turned as another camera would take them. Times are per frame on one core, at
+640x480 and 1280x720: settling alone (a frame the reader is not run on), and a full read of
+the roll zone (what a still frame costs on top). Racing cards: rendered
 frames of the reveal zone, read with the table's calibration and without it, and the time of
 a read. The Last Camel: its two colour dice on rendered tables under every light, calibrated
 (markers, then one shot of the two dice), and the time of a read.

@@ -20,6 +20,7 @@ from vision.colours import DiceColours, colour_feature
 from vision.dicesets import DiceSet
 from vision.faces import (
     COLOUR_EDGE,
+    UNSURE,
     Face,
     FewPips,
     Shade,
@@ -227,7 +228,8 @@ class DiceReader:
                          if plausible(face := f.scaled(1 / factor))
                          and (factor >= 1.0 or _uniform_in_full(face, fine))]
                 faces += [face for _, face in found]
-                pips = off_faces(pips, [f for f, _ in found])
+                # an unsure face leaves its pips to the second look, against its own shade
+                pips = off_faces(pips, [f for f, _ in found if shaded or f.confidence >= UNSURE])
             if self.table is not None:
                 ones += [face for k in range(len(pips))
                          if (f := read_face(pips, [k], blurred, few,

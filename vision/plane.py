@@ -11,6 +11,7 @@ shade, so a missed pip still counts.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import cv2
@@ -56,22 +57,20 @@ def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,
     for group in _near_on_plane(on_plane, pips.polarity, 2 * math.sqrt(2) * step * 1.2):
         if not _FEWEST <= len(group) <= 7:
             continue
-        # a group may hold a pip of a side face or of a die beside: when it reads as no face,
-        # the best face read from all of it but one pip that lies off that face
-        tries = [group] if len(group) <= 6 else []
-        if len(group) > _FEWEST:
-            tries += [group[:k] + group[k + 1:] for k in range(len(group))]
+        # a group may hold a die's side face's pips or a die's beside: when it reads as no
+        # face, the best face read from all of it but one pip, else but two, that lie off it
         best = None
-        for part in tries:
-            face = _read(pips, part, on_plane[part], gray, lifted=lifted, offset=offset,
-                         step=step, die_mm=die_mm)
-            if face is None or not clear_of(face, pips, group):
+        for left_out in range(min(2, len(group) - _FEWEST) + 1):
+            if len(group) - left_out > 6:
                 continue
-            if part is group:
-                best = face
+            for part in itertools.combinations(group, len(group) - left_out):
+                face = _read(pips, list(part), on_plane[list(part)], gray, lifted=lifted,
+                             offset=offset, step=step, die_mm=die_mm)
+                if face is not None and clear_of(face, pips, group) and (
+                        best is None or face.confidence > best.confidence):
+                    best = face
+            if best is not None:
                 break
-            if best is None or face.confidence > best.confidence:
-                best = face
         if best is not None:
             faces.append(best)
     return faces

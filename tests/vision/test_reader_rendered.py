@@ -145,6 +145,8 @@ def bench_frame(session: int, index: int):
 @pytest.mark.parametrize(("session", "index", "die", "value"), [
     (244, 4, "yellow", 2),   # a shadow's edge across a two's bare corner cell
     (241, 0, "red", 2),      # a shadow's edge between a two's pips
+    (135, 5, "purple", 3),   # beside two of its side face's pips
+    (246, 5, "yellow", 3),   # the same, in dim light
 ])
 def test_a_bench_die_once_missed_is_read(session, index, die, value):
     reader, frame = bench_frame(session, index)

@@ -147,6 +147,8 @@ def bench_frame(session: int, index: int):
     (241, 0, "red", 2),      # a shadow's edge between a two's pips
     (135, 5, "purple", 3),   # beside two of its side face's pips
     (246, 5, "yellow", 3),   # the same, in dim light
+    (138, 4, "white", 3),    # a shadow's edge across it, in dim light
+    (138, 4, "green", 2),    # the same shadow, on the die beside it
 ])
 def test_a_bench_die_once_missed_is_read(session, index, die, value):
     reader, frame = bench_frame(session, index)

@@ -20,6 +20,7 @@ from vision.colours import DiceColours, colour_feature
 from vision.dicesets import DiceSet
 from vision.faces import (
     COLOUR_EDGE,
+    UNSURE,
     Face,
     FewPips,
     Shade,
@@ -119,11 +120,14 @@ class DiceReader:
         plausible = self._plausible(smooth, gray, (x0, y0))
         faces, ones, pips = self._faces(image, (x0, y0), plausible)
         if self.table is not None:
+            # a face rescued beside a face read is that die's side face (read against its
+            # shade, the table below it passes for the shadowed part of a face)
+            tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
             faces += [f for f in rescue_faces(off_faces(pips, faces),
                                               cv2.GaussianBlur(gray, (3, 3), 0),
                                               self.table.lifted(self.table.die_mm),
                                               offset=(x0, y0), die_mm=self.table.die_mm)
-                      if plausible(f)]
+                      if plausible(f) and self._clear_of_dice(f, tops, (x0, y0))]
             tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
             faces += [one for one in ones if self._clear_of_dice(one, tops, (x0, y0))]
         tops = _top_faces(faces)
@@ -234,7 +238,8 @@ class DiceReader:
                          if plausible(face := f.scaled(1 / factor))
                          and (factor >= 1.0 or _uniform_in_full(face, fine))]
                 faces += [face for _, face in found]
-                pips = off_faces(pips, [f for f, _ in found])
+                # an unsure face leaves its pips to the second look, against its own shade
+                pips = off_faces(pips, [f for f, _ in found if shaded or f.confidence >= UNSURE])
             if self.table is not None:
                 ones += [face for k in range(len(pips))
                          if (f := read_face(pips, [k], blurred, few,

@@ -46,6 +46,9 @@ _FACE_REACH = 1.75
 _ON_FACE = 1.6
 #: how much a shadow may darken part of a face (a hand's over the table takes about 40%)
 _SHADOW = 0.45
+#: a face read less surely than this is read again against its own shade where a shadow
+#: may fall (see read_face)
+UNSURE = 0.5
 
 
 def _occupancy_patterns() -> dict[bytes, int]:
@@ -379,12 +382,15 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
               shaded: bool = False) -> Face | None:
     """The face the pips of `group` show, or None when they show none clearly (`colour` as
     for read_faces). With `shaded` a face not read as evenly lit is read again against its
-    own shade (see Shade)."""
+    own shade (see Shade), and so is one read unsurely: a shadow's edge across one of its
+    cells leaves half a pip there."""
     face = _read_face(pips, group, gray, few, colour=colour, shade=None)
-    if face is None and shaded and len(group) <= 6:
+    if shaded and len(group) <= 6 and (face is None or face.confidence < UNSURE):
         shade = Shade.of_pips(pips, np.array(group), gray)
-        if shade is not None:
-            face = _read_face(pips, group, gray, few, colour=colour, shade=shade)
+        again = None if shade is None else _read_face(pips, group, gray, few, colour=colour,
+                                                      shade=shade)
+        if again is not None and (face is None or again.confidence > face.confidence):
+            face = again
     return face
 
 

@@ -11,6 +11,7 @@ shade, so a missed pip still counts.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import cv2
@@ -24,6 +25,7 @@ from vision.faces import (
     PERMUTATIONS,
     SURFACE_SPOTS,
     Face,
+    Shade,
     bilinear,
     clear_of,
 )
@@ -56,25 +58,36 @@ def rescue_faces(pips: Pips, gray: np.ndarray, lifted: np.ndarray, *,
     for group in _near_on_plane(on_plane, pips.polarity, 2 * math.sqrt(2) * step * 1.2):
         if not _FEWEST <= len(group) <= 7:
             continue
-        # a group may hold a pip of a side face or of a die beside: when it reads as no face,
-        # the best face read from all of it but one pip that lies off that face
-        tries = [group] if len(group) <= 6 else []
-        if len(group) > _FEWEST:
-            tries += [group[:k] + group[k + 1:] for k in range(len(group))]
+        # a group may hold a die's side face's pips or a die's beside: when it reads as no
+        # face, the best face read from all of it but one pip, else but two, that lie off it
         best = None
-        for part in tries:
-            face = _read(pips, part, on_plane[part], gray, lifted=lifted, offset=offset,
-                         step=step, die_mm=die_mm)
-            if face is None or not clear_of(face, pips, group):
+        for left_out in range(min(2, len(group) - _FEWEST) + 1):
+            if len(group) - left_out > 6:
                 continue
-            if part is group:
-                best = face
+            for part in itertools.combinations(group, len(group) - left_out):
+                read = _read_shaded if left_out == 0 else _read
+                face = read(pips, list(part), on_plane[list(part)], gray,
+                            lifted=lifted, offset=offset, step=step, die_mm=die_mm)
+                if face is not None and clear_of(face, pips, group) and (
+                        best is None or face.confidence > best.confidence):
+                    best = face
+            if best is not None:
                 break
-            if best is None or face.confidence > best.confidence:
-                best = face
         if best is not None:
             faces.append(best)
     return faces
+
+
+def _read_shaded(pips: Pips, group: list[int], points: np.ndarray, gray: np.ndarray,
+                 **grid) -> Face | None:
+    """The face `group`'s pips show, read as evenly lit or else against its own shade: a
+    shadow's edge (a hand's) across a face keeps its pips from any group the reader made."""
+    face = _read(pips, group, points, gray, **grid)
+    if face is None:
+        shade = Shade.of_pips(pips, np.array(group), gray)
+        if shade is not None:
+            face = _read(pips, group, points, gray, shade=shade, **grid)
+    return face
 
 
 def _near_on_plane(points: np.ndarray, polarity: np.ndarray, reach: float) -> list[list[int]]:
@@ -98,7 +111,9 @@ def _near_on_plane(points: np.ndarray, polarity: np.ndarray, reach: float) -> li
 
 def _read(pips: Pips, group: list[int], points: np.ndarray, gray: np.ndarray, *,
           lifted: np.ndarray, offset: tuple[int, int], step: float,
-          die_mm: float) -> Face | None:
+          die_mm: float, shade: Shade | None = None) -> Face | None:
+    """The face `group`'s pips show on the grid laid over them at a die's step, read as an
+    evenly lit face or (with `shade`) against the face's own shade."""
     z = points[:, 0] + 1j * points[:, 1]
     fits = [_fit(z, layout * step) for layout in LAYOUTS[len(group)]]
     polarity = int(pips.polarity[group[0]])
@@ -117,22 +132,25 @@ def _read(pips: Pips, group: list[int], points: np.ndarray, gray: np.ndarray, *,
         bare = bilinear(gray, spots[:, 0], spots[:, 1])
         surface = float(np.median(bare))
         own = image(z)
-        shade = float(np.median(bilinear(gray, own[:, 0], own[:, 1])))
-        contrast = polarity * (shade - surface)
+        core = float(np.median(bilinear(gray, own[:, 0], own[:, 1])))
+        contrast = polarity * (core - surface)
         if contrast < 15.0:
             continue
 
         def pipness(w: np.ndarray, surface: float = surface, contrast: float = contrast
                     ) -> np.ndarray:
             at = image(w)
-            return polarity * (bilinear(gray, at[..., 0], at[..., 1]) - surface) / contrast
+            values = bilinear(gray, at[..., 0], at[..., 1])
+            if shade is not None:
+                return shade.pipness(values, at[..., 0], at[..., 1])
+            return polarity * (values - surface) / contrast
 
         cells = pipness(centre + turn * step * (CELLS[:, None] + CELL_SPOTS[None])).mean(axis=1)
         value = PATTERNS.get((cells > 0.5).reshape(3, 3).tobytes())
         if value is None:
             continue
         margin = float(np.min(np.abs(cells - 0.5)) * 2)
-        plain = np.abs(polarity * (bare - surface) / contrast) <= 0.25
+        plain = np.abs(pipness(centre + turn * step * SURFACE_SPOTS)) <= 0.25
         uniform = float(np.mean(plain))
         if uniform < 0.8:
             continue

@@ -7,10 +7,19 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import calibrated_scene
+from vision.calibrate import CalibrationError, calibrate_table, learn_colours
 from vision.dice import DiceReader
 from vision.dicesets import STANDARD_D6, dice_set
 from vision.scoring import Score, TrueDie, score
-from vision.synth import LIGHTS, DiePose, render, roll_frame
+from vision.synth import (
+    LIGHTS,
+    DiePose,
+    calibration_frame,
+    random_light,
+    random_table,
+    render,
+    roll_frame,
+)
 
 GAMES = ("camelup-2014", "camelup-2018")
 
@@ -112,3 +121,35 @@ def test_dice_half_in_a_hands_shadow_are_mostly_read_and_never_misread():
             wrong += any(reading != (colour, pose.value) for reading in readings)
     # before shadows were allowed for, 16 of these 48 were read
     assert wrong == 0 and right >= 36, (right, wrong)
+
+
+def bench_frame(session: int, index: int):
+    """Frame `index` of the benchmark's rendered table `session` (bench/vision.py), and the
+    reader calibrated for it as the benchmark calibrates it."""
+    game = GAMES[session % 2]
+    rng = np.random.default_rng(10_000 + session)
+    table = random_table(int(rng.integers(1 << 30)), game)
+    light = random_light(rng, LIGHTS[(session // 2) % len(LIGHTS)])
+    for _ in range(3):
+        shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
+        try:
+            found = calibrate_table(shot.image, table.layout)
+            colours = learn_colours(shot.image, dice_set(game), table=found)
+            break
+        except CalibrationError:
+            continue
+    frames = [roll_frame(table, light, rng) for _ in range(index + 1)]
+    return DiceReader(dice_set(game), colours, table=found), frames[index]
+
+
+@pytest.mark.parametrize(("session", "index", "die", "value"), [
+    (244, 4, "yellow", 2),   # a shadow's edge across a two's bare corner cell
+    (241, 0, "red", 2),      # a shadow's edge between a two's pips
+    (135, 5, "purple", 3),   # beside two of its side face's pips
+    (246, 5, "yellow", 3),   # the same, in dim light
+    (138, 4, "white", 3),    # a shadow's edge across it, in dim light
+    (138, 4, "green", 2),    # the same shadow, on the die beside it
+])
+def test_a_bench_die_once_missed_is_read(session, index, die, value):
+    reader, frame = bench_frame(session, index)
+    assert [(r.die, r.value) for r in reader.read(frame.image) if r.die == die] == [(die, value)]

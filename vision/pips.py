@@ -129,15 +129,19 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
            min_contrast: float, min_diameter: float, max_diameter: float) -> Pips:
     low = cv2.compare(diff, threshold, cv2.CMP_GT)
     # components without OpenCV's statistics, which cost ten times the labelling: areas come
-    # from a count over the blobs' own pixels, and shape from the moments below
-    n, labels = cv2.connectedComponents(low, connectivity=8)
+    # from a count over the blobs' own pixels, and shape from the moments below (block-based
+    # labelling, the fastest here, numbers the components just as the default does)
+    n, labels = cv2.connectedComponentsWithAlgorithm(low, 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return concat_pips([])
     points = cv2.findNonZero(low).reshape(-1, 2)
-    xs, ys = points[:, 0], points[:, 1]
-    lab = labels[ys, xs]
+    # the blobs' pixels by their place in the flattened image: a flat lookup is several
+    # times faster than one by row and column
+    at = points[:, 1].astype(np.intp) * gray.shape[1] + points[:, 0]
+    lab = labels.ravel().take(at)
+    depth = diff.ravel().take(at)
     area = np.bincount(lab, minlength=n)
-    has_core = np.bincount(lab[diff[ys, xs] > min_contrast], minlength=n) > 0
+    has_core = np.bincount(lab[depth > min_contrast], minlength=n) > 0
     keep = (has_core & (area >= 0.6 * min_diameter ** 2)
             & (area <= np.pi / 4 * (1.2 * max_diameter) ** 2))
     keep[0] = False
@@ -146,25 +150,25 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
         return concat_pips([])
 
     chosen = keep[lab]
-    xs, ys, lab = xs[chosen], ys[chosen], lab[chosen]
-    xs = xs.astype(np.float64)
-    ys_f = ys.astype(np.float64)
+    points, lab, depth = points[chosen], lab[chosen], depth[chosen]
+    shade = gray.ravel().take(at[chosen]).astype(np.float64)
+    xs = points[:, 0].astype(np.float64)
+    ys = points[:, 1].astype(np.float64)
     count = area[index].astype(np.float64)
 
     def moment(weights: np.ndarray) -> np.ndarray:
         return np.bincount(lab, weights, minlength=n)[index] / count
 
-    mx, my = moment(xs), moment(ys_f)
+    mx, my = moment(xs), moment(ys)
     cxx = moment(xs * xs) - mx * mx + 1.0 / 12.0
-    cyy = moment(ys_f * ys_f) - my * my + 1.0 / 12.0
-    cxy = moment(xs * ys_f) - mx * my
+    cyy = moment(ys * ys) - my * my + 1.0 / 12.0
+    cxy = moment(xs * ys) - mx * my
     # a pip's shade is that of its core (above half its peak): the blurred rim round a small
     # pip would water it down, the more so the larger the rim
-    depth = diff[ys, xs.astype(np.intp)]
     peak = np.zeros(n, np.float32)
     np.maximum.at(peak, lab, depth)
     strong = (depth >= 0.5 * peak[lab]).astype(np.float64)
-    inside = (np.bincount(lab, strong * gray[ys, xs.astype(np.intp)], minlength=n)[index]
+    inside = (np.bincount(lab, strong * shade, minlength=n)[index]
               / np.bincount(lab, strong, minlength=n)[index])
     half_trace = (cxx + cyy) / 2.0
     disc = np.sqrt(np.maximum(half_trace ** 2 - (cxx * cyy - cxy * cxy), 0.0))
@@ -188,7 +192,8 @@ def _blobs(gray: np.ndarray, diff: np.ndarray, polarity: int, *, threshold: floa
     # measured at the core, pips of one face are alike in size and shape however they stand
     # out, and a flat one looks flat
     cx, cy, size, roundness, angle_, measured = _core_shape(
-        gray, polarity, surface, lab=lab[pixels], xs=xs[pixels], ys=ys_f[pixels], index=index)
+        polarity, surface, lab=lab[pixels], xs=xs[pixels], ys=ys[pixels],
+        shade=shade[pixels], index=index)
     mx, my = np.where(measured, cx, mx), np.where(measured, cy, my)
     minor = np.where(measured, major * roundness, minor)
     angle = np.where(measured, angle_, angle)
@@ -229,19 +234,19 @@ def _surface(gray: np.ndarray, x: np.ndarray, y: np.ndarray, radius: np.ndarray
     return surface, spans[rows, first - lowest] / 2.0
 
 
-def _core_shape(gray: np.ndarray, polarity: int, surface: np.ndarray, *, lab: np.ndarray,
-                xs: np.ndarray, ys: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, ...]:
+def _core_shape(polarity: int, surface: np.ndarray, *, lab: np.ndarray, xs: np.ndarray,
+                ys: np.ndarray, shade: np.ndarray, index: np.ndarray
+                ) -> tuple[np.ndarray, ...]:
     """Centre (x, y), longest diameter, roundness and major-axis direction of each blob's
-    core, and whether it
-    could be measured: the blob's pixels weighted by how far they lie from the `surface`
-    towards its peak (none below a quarter of the way, fully from three quarters on, so the
-    core's outline lies half way, to a fraction of a pixel). A core of under three pixels is
-    not measured."""
+    core, and whether it could be measured: the blob's pixels (at `xs`, `ys`, of `shade`)
+    weighted by how far they lie from the `surface` towards its peak (none below a quarter of
+    the way, fully from three quarters on, so the core's outline lies half way, to a fraction
+    of a pixel). A core of under three pixels is not measured."""
     n = len(index)
     slot = np.zeros(int(lab.max()) + 1, np.intp)
     slot[index] = np.arange(n)
     k = slot[lab]
-    shade = polarity * gray[ys.astype(np.intp), xs.astype(np.intp)].astype(np.float64)
+    shade = polarity * shade
     peak = np.full(n, -np.inf)
     np.maximum.at(peak, k, shade)
     base = np.where(np.isfinite(surface), polarity * surface, peak)

@@ -131,6 +131,17 @@ class TableCalibration:
         k, r, t = camera
         return k @ np.column_stack([r[:, 0], r[:, 1], height * r[:, 2] + t])
 
+    @functools.cached_property
+    def top(self) -> np.ndarray:
+        """The homography of the dice's top faces' plane (`lifted` by a die's side), which
+        every read of the dice looks at several times."""
+        return self.lifted(self.die_mm)
+
+    @functools.cached_property
+    def from_top(self) -> np.ndarray:
+        """The homography from the image onto the dice's top faces' plane."""
+        return np.linalg.inv(self.top)
+
     def project(self, points: np.ndarray) -> np.ndarray:
         """Image positions (N x 2) of table points (N x 3, millimetres, z up)."""
         k, r, t = self.camera

@@ -168,13 +168,13 @@ class ColourDiceReader:
         anywhere, how side faces lean in it or None): the top faces' plane of a calibrated
         table's roll zone, or the frame at each scale a die may have."""
         if self.table is not None:
-            lifted = self.table.lifted(self.table.die_mm)
+            lifted = self.table.top
             ppm = _SIDE / self.table.die_mm
             zone = self.table.zone.reshape(-1, 1, 2)
             # the zone in table millimetres (a die standing at (x, y) has its top face there),
             # and where the mat seen on the table lies on the top faces' plane
             stood = cv2.perspectiveTransform(zone, np.linalg.inv(self.table.homography))
-            seen = cv2.perspectiveTransform(zone, np.linalg.inv(lifted)).reshape(-1, 2)
+            seen = cv2.perspectiveTransform(zone, self.table.from_top).reshape(-1, 2)
             corners = np.vstack([stood.reshape(-1, 2), seen])
             margin = self.table.die_mm
             x0, y0 = corners.min(axis=0) - margin
@@ -209,7 +209,7 @@ class ColourDiceReader:
             return True
         on_table = cv2.perspectiveTransform(
             _outline(square, to_frame).reshape(-1, 1, 2),
-            self.table.homography @ np.linalg.inv(self.table.lifted(self.table.die_mm)))
+            self.table.homography @ self.table.from_top)
         zone = self.table.zone.astype(np.float32)
         return all(cv2.pointPolygonTest(zone, (float(x), float(y)), False) >= 0
                    for x, y in on_table.reshape(-1, 2))
@@ -248,7 +248,7 @@ class ColourDiceReader:
         if self.table is not None and self.table.camera is not None:
             side = self.table.die_mm
             top = cv2.perspectiveTransform(outline.reshape(-1, 1, 2),
-                                           np.linalg.inv(self.table.lifted(side))).reshape(-1, 2)
+                                           self.table.from_top).reshape(-1, 2)
             cube = np.vstack([np.column_stack([top, np.full(4, z)]) for z in (0.0, side)])
             points = self.table.project(cube)
         else:

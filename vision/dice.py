@@ -115,17 +115,17 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        levels = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        gray = levels.astype(np.float32)
+        fine = cv2.GaussianBlur(gray, (3, 3), 0)
         smooth = cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32)
         plausible = self._plausible(smooth, gray, (x0, y0))
-        faces, ones, pips = self._faces(image, (x0, y0), plausible)
+        faces, ones, pips = self._faces(image, levels, fine, (x0, y0), plausible)
         if self.table is not None:
             # a face rescued beside a face read is that die's side face (read against its
             # shade, the table below it passes for the shadowed part of a face)
             tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
-            faces += [f for f in rescue_faces(off_faces(pips, faces),
-                                              cv2.GaussianBlur(gray, (3, 3), 0),
-                                              self.table.lifted(self.table.die_mm),
+            faces += [f for f in rescue_faces(off_faces(pips, faces), fine, self.table.top,
                                               offset=(x0, y0), die_mm=self.table.die_mm)
                       if plausible(f) and self._clear_of_dice(f, tops, (x0, y0))]
             tops = self._on_top_plane([f.centre for f in faces], (x0, y0))
@@ -149,8 +149,7 @@ class DiceReader:
         (a speck at a shadow's edge ends where it starts)."""
         if self.table is None:
             return lambda face: True
-        lifted = self.table.lifted(self.table.die_mm)
-        to_table = np.linalg.inv(lifted)
+        lifted, to_table = self.table.top, self.table.from_top
         x0, y0 = offset
         die_mm = self.table.die_mm
 
@@ -177,8 +176,7 @@ class DiceReader:
         pip on a side face stands up and looks much flatter."""
         x = pips.x * scale + offset[0]
         y = pips.y * scale + offset[1]
-        h = self.table.lifted(self.table.die_mm)
-        g = np.linalg.inv(h)
+        h, g = self.table.top, self.table.from_top
         w = g[2, 0] * x + g[2, 1] * y + g[2, 2]
         tx = (g[0, 0] * x + g[0, 1] * y + g[0, 2]) / w
         ty = (g[1, 0] * x + g[1, 1] * y + g[1, 2]) / w
@@ -192,32 +190,31 @@ class DiceReader:
         expected = sv[:, 1] / sv[:, 0]
         return pips.roundness >= expected - _FLAT_SLACK
 
-    def _faces(self, image: np.ndarray, offset: tuple[int, int],
-               plausible: Callable[[Face], bool]) -> tuple[list[Face], list[Face], Pips]:
-        """The `plausible` faces found in `image`; on a calibrated table, the ones read from
-        each pip left on none of them; and (there too) the pips looked at; in `image`'s
-        pixels. The pips on none of the faces are read again as a face a shadow may fall
-        across (a hand's, held over the table). A one beside other pips (its own die's side
-        faces, another die) was lost with their group, hence the ones: where a one is
-        checked at a die's own size, every pip left is read alone, and the reader keeps those
-        that lie on no die it has read (a side face's pip would)."""
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        fine = cv2.GaussianBlur(gray.astype(np.float32), (3, 3), 0)
+    def _faces(self, image: np.ndarray, gray: np.ndarray, fine: np.ndarray,
+               offset: tuple[int, int], plausible: Callable[[Face], bool]
+               ) -> tuple[list[Face], list[Face], Pips]:
+        """The `plausible` faces found in `image` (BGR; `gray` its grey levels, `fine` those
+        lightly blurred, as float32); on a calibrated table, the ones read from each pip left
+        on none of them; and (there too) the pips looked at; in `image`'s pixels. The pips on
+        none of the faces are read again as a face a shadow may fall across (a hand's, held
+        over the table). A one beside other pips (its own die's side faces, another die) was
+        lost with their group, hence the ones: where a one is checked at a die's own size,
+        every pip left is read alone, and the reader keeps those that lie on no die it has
+        read (a side face's pip would)."""
         faces: list[Face] = []
         ones: list[Face] = []
         seen = []
-        colour = image if image.ndim == 3 else None
-        pyramid, tinted, at = gray, colour, 1.0
+        pyramid, tinted, at = gray, image, 1.0
         for factor, window in self._scales(gray.shape):
             if factor > 1.0:
                 searched = cv2.resize(gray, None, fx=factor, fy=factor,
                                       interpolation=cv2.INTER_LINEAR)
-                tinted = None if colour is None else cv2.resize(
-                    colour, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+                tinted = cv2.resize(image, None, fx=factor, fy=factor,
+                                    interpolation=cv2.INTER_LINEAR)
             else:
                 while at > factor:
                     pyramid, at = cv2.pyrDown(pyramid), at / 2
-                    tinted = None if tinted is None else cv2.pyrDown(tinted)
+                    tinted = cv2.pyrDown(tinted)
                 searched = pyramid
             blurred = fine if factor == 1.0 else cv2.GaussianBlur(
                 searched.astype(np.float32), (3, 3), 0)
@@ -253,10 +250,9 @@ class DiceReader:
         in mm (N x 2)."""
         if not points:
             return np.zeros((0, 2))
-        lifted = self.table.lifted(self.table.die_mm)
         image = np.asarray(points, np.float64) + np.asarray(offset, np.float64)
         return cv2.perspectiveTransform(image.reshape(-1, 1, 2),
-                                        np.linalg.inv(lifted)).reshape(-1, 2)
+                                        self.table.from_top).reshape(-1, 2)
 
     def _clear_of_dice(self, face: Face, tops: np.ndarray, offset: tuple[int, int]) -> bool:
         """Whether `face` lies clear of the dice whose top faces lie at `tops` (on the top
@@ -451,7 +447,7 @@ def _cube_box(face: Face, table: TableCalibration, x0: int, y0: int,
     """A box around the whole die from the camera the table's calibration implies: the top
     face lies a die's height above the table, so the cube under it is known, sides and all."""
     side = table.die_mm
-    to_top = np.linalg.inv(table.lifted(side))
+    to_top = table.from_top
     points = np.array([[face.centre[0] + x0, face.centre[1] + y0],
                        [face.centre[0] + x0 + face.u[0], face.centre[1] + y0 + face.u[1]]])
     (cx, cy), (ux, uy) = cv2.perspectiveTransform(points.reshape(-1, 1, 2),

@@ -37,6 +37,10 @@ _ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
 _MIN_LONE_ROUNDNESS = 0.65
 #: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
 _MAX_LOPSIDED = 0.25
+#: how much rounder, and how much brighter round it (a share), one pip of a pair may be than
+#: the other and still lie on one face with it (see _on_two_faces)
+_PAIR_ROUNDER = 0.12
+_PAIR_BRIGHTER = 0.1
 #: how far the colour (red and green shares of the light) must stray from a face's for the
 #: face to end there: ordinary variation under one light is about 0.03
 COLOUR_EDGE = 0.08
@@ -323,6 +327,16 @@ def _read_group(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips,
     return [f for f in found if clear_of(f, pips, group)]
 
 
+def _on_two_faces(pips: Pips, pair: np.ndarray) -> bool:
+    """Whether the two pips at `pair` lie on two faces of a die, not on one face showing two:
+    one is clearly flatter (seen more obliquely) and lies on a face lit differently, as a
+    side face's pip beside a top face's does. Either alone is no sign: a two's pips may be
+    measured unlike in roundness, and a shadow's edge may fall between them."""
+    roundness, surface = pips.roundness[pair], pips.surface[pair]
+    return bool(np.ptp(roundness) >= _PAIR_ROUNDER
+                and np.ptp(surface) >= _PAIR_BRIGHTER * surface.max())
+
+
 def _stands_out(pips: Pips, k: int, rest: list[int]) -> bool:
     """Whether pip `k` looks unlike the `rest` (flatter, larger or smaller, fainter or
     stronger): only such a pip may be left out of a group to read the rest."""
@@ -490,6 +504,8 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
     if n <= 2 and (contrast < few.contrast or pips.major[index].min() < few.size):
         return None
     if n == 1 and pips.roundness[index[0]] < _MIN_LONE_ROUNDNESS:
+        return None
+    if n == 2 and _on_two_faces(pips, index):
         return None
     cov = pips.shape_covariance(index)
     w, vecs = np.linalg.eigh(cov)

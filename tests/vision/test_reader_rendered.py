@@ -153,3 +153,14 @@ def bench_frame(session: int, index: int):
 def test_a_bench_die_once_missed_is_read(session, index, die, value):
     reader, frame = bench_frame(session, index)
     assert [(r.die, r.value) for r in reader.read(frame.image) if r.die == die] == [(die, value)]
+
+
+@pytest.mark.parametrize(("session", "index", "die", "value"), [
+    (1099, 2, "yellow", 1),  # a one beside its side face's pip, flatter and less lit
+    (1126, 1, "blue", 1),    # the same, under a lamp's glare
+    (1216, 3, "green", 2),   # a two whose pips are measured unlike in roundness
+    (1262, 2, "blue", 2),    # the same
+])
+def test_a_two_is_read_from_pips_on_one_face(session, index, die, value):
+    reader, frame = bench_frame(session, index)
+    assert [(r.die, r.value) for r in reader.read(frame.image) if r.die == die] == [(die, value)]

@@ -34,29 +34,22 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
+from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
 from vision.labelled import SETS, photos, resized, turned  # noqa: E402
+from vision.rendered_set import rendered_table  # noqa: E402
 from vision.scoring import Score, TrueDie, score  # noqa: E402
 from vision.settle import Settler  # noqa: E402
-from vision.synth import (  # noqa: E402
-    LIGHTS,
-    calibration_frame,
-    random_light,
-    random_table,
-    roll_frame,
-    roll_sequence,
-)
+from vision.synth import LIGHTS, random_light, random_table, roll_sequence  # noqa: E402
 from vision.synth_cards import card_calibration_frame, card_frame, score_cards  # noqa: E402
 from vision.synth_colour_dice import calibration_frame as colour_calibration_frame  # noqa: E402
 from vision.synth_colour_dice import colour_dice_table  # noqa: E402
 from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402
 
 PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
-GAMES = ("camelup-2014", "camelup-2018")
 
 
 def rendered(target: int, frames_per_table: int = 6) -> None:
@@ -65,34 +58,20 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     failed_calibrations = retries = 0
     session = 0
     while sum(s.dice for s in by_game.values()) < target:
-        game = GAMES[session % 2]
-        light_name = LIGHTS[(session // 2) % len(LIGHTS)]
-        rng = np.random.default_rng(10_000 + session)
+        table = rendered_table(session)
         session += 1
-        table = random_table(int(rng.integers(1 << 30)), game)
-        light = random_light(rng, light_name)
-        found = colours = None
-        for _ in range(3):   # a person lays the dice out again when calibration asks
-            shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
-            try:
-                found = calibrate_table(shot.image, table.layout)
-                colours = learn_colours(shot.image, dice_set(game), table=found)
-                break
-            except CalibrationError:
-                retries += 1
-                colours = None
-        if colours is None:
+        retries += table.retries
+        if table.reader is None:
             failed_calibrations += 1
             continue
-        reader = DiceReader(dice_set(game), colours, table=found)
         for _ in range(frames_per_table):
-            frame = roll_frame(table, light, rng)
+            frame = table.roll()
             truth = [TrueDie(d.box, d.value, d.colour, d.numeral) for d in frame.dice
                      if d.visible]
             hidden = [d.box for d in frame.dice if not d.visible]
-            result = score(truth, reader.read(frame.image), ignore=hidden)
-            by_light[light_name].add(result)
-            by_game[game].add(result)
+            result = score(truth, table.reader.read(frame.image), ignore=hidden)
+            by_light[table.light_name].add(result)
+            by_game[table.game].add(result)
     total = Score()
     for result in by_game.values():
         total.add(result)

@@ -7,21 +7,11 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import calibrated_scene
-from vision.calibrate import CalibrationError, calibrate_table, learn_colours
 from vision.dice import DiceReader
 from vision.dicesets import STANDARD_D6, dice_set
+from vision.rendered_set import EDITIONS, rendered_table
 from vision.scoring import Score, TrueDie, score
-from vision.synth import (
-    LIGHTS,
-    DiePose,
-    calibration_frame,
-    random_light,
-    random_table,
-    render,
-    roll_frame,
-)
-
-GAMES = ("camelup-2014", "camelup-2018")
+from vision.synth import LIGHTS, DiePose, render, roll_frame
 
 
 def truth_of(frame):
@@ -33,7 +23,7 @@ def truth_of(frame):
 @pytest.fixture(scope="module")
 def results() -> dict[str, Score]:
     out = {}
-    for g, game in enumerate(GAMES):
+    for g, game in enumerate(EDITIONS):
         total = Score()
         for k, light in enumerate(LIGHTS):
             table, lit, found, colours = calibrated_scene(700 + 10 * g + k, game, light)
@@ -47,7 +37,7 @@ def results() -> dict[str, Score]:
     return out
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", EDITIONS)
 def test_calibrated_dice_are_mostly_read_right_and_seldom_wrong(results, game):
     result = results[game]
     assert result.dice >= 40
@@ -55,7 +45,7 @@ def test_calibrated_dice_are_mostly_read_right_and_seldom_wrong(results, game):
     assert result.share(result.wrong) <= 0.02, result.summary()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", EDITIONS)
 def test_nothing_in_the_roll_zone_but_dice_is_read_as_a_die(results, game):
     assert results[game].false <= 1, results[game].summary()
 
@@ -126,20 +116,9 @@ def test_dice_half_in_a_hands_shadow_are_mostly_read_and_never_misread():
 def bench_frame(session: int, index: int):
     """Frame `index` of the benchmark's rendered table `session` (bench/vision.py), and the
     reader calibrated for it as the benchmark calibrates it."""
-    game = GAMES[session % 2]
-    rng = np.random.default_rng(10_000 + session)
-    table = random_table(int(rng.integers(1 << 30)), game)
-    light = random_light(rng, LIGHTS[(session // 2) % len(LIGHTS)])
-    for _ in range(3):
-        shot = calibration_frame(table, light, int(rng.integers(1 << 30)))
-        try:
-            found = calibrate_table(shot.image, table.layout)
-            colours = learn_colours(shot.image, dice_set(game), table=found)
-            break
-        except CalibrationError:
-            continue
-    frames = [roll_frame(table, light, rng) for _ in range(index + 1)]
-    return DiceReader(dice_set(game), colours, table=found), frames[index]
+    table = rendered_table(session)
+    frames = [table.roll() for _ in range(index + 1)]
+    return table.reader, frames[index]
 
 
 @pytest.mark.parametrize(("session", "index", "die", "value"), [

@@ -37,6 +37,8 @@ _ROW_SPACINGS = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
 _MIN_LONE_ROUNDNESS = 0.65
 #: how unevenly a one's face may end either side of it (|far - near| / (far + near), mean)
 _MAX_LOPSIDED = 0.25
+#: in how many of 8 directions the edge of a face of four pips or more must show at least
+_PATTERN_EDGES = 4
 #: how much rounder, and how much brighter round it (a share), one pip of a pair may be than
 #: the other and still lie on one face with it (see _on_two_faces)
 _PAIR_ROUNDER = 0.12
@@ -102,6 +104,12 @@ class FewPips:
     size: float = 4.5
     edges: int = 6
     centred: bool = True
+
+    def edges_for(self, pips: int) -> int:
+        """In how many directions the edge of a face of `pips` pips must show: four pips or
+        more make a pattern no grain or speck does, and half the directions will do (a white
+        face beside its own sides, on a pale table, may show no edge towards them)."""
+        return self.edges if pips <= 3 else min(self.edges, _PATTERN_EDGES)
 
 
 @dataclass(frozen=True)
@@ -555,7 +563,7 @@ def _read_face(pips: Pips, group: list[int], gray: np.ndarray, few: FewPips, *,
                                      a=reading.a, surface=surface, contrast=contrast,
                                      noise=noise, lone=n == 1, colour=colour, bgr=bgr,
                                      shade=shade)
-    if ends.sum() < few.edges:
+    if ends.sum() < few.edges_for(n):
         return None
     if n == 1 and few.centred:
         # a one sits in the middle of its face: the face ends about as far on either side

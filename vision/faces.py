@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -406,11 +407,24 @@ def read_face(pips: Pips, group: list[int], gray: np.ndarray,
     for read_faces). With `shaded` a face not read as evenly lit is read again against its
     own shade (see Shade), and so is one read unsurely: a shadow's edge across one of its
     cells leaves half a pip there."""
-    face = _read_face(pips, group, gray, few, colour=colour, shade=None)
-    if shaded and len(group) <= 6 and (face is None or face.confidence < UNSURE):
+    def read(shade: Shade | None) -> Face | None:
+        return _read_face(pips, group, gray, few, colour=colour, shade=shade)
+
+    if not shaded or len(group) > 6:
+        return read(None)
+    return read_in_shade(read, pips, group, gray, unsure=UNSURE)
+
+
+def read_in_shade(read: Callable[[Shade | None], Face | None], pips: Pips, group: list[int],
+                  gray: np.ndarray, *, unsure: float = 0.0) -> Face | None:
+    """The face `read` finds in `group`'s pips as evenly lit (`read(None)`) or, when that
+    finds none or one less sure than `unsure`, the surer of it and the face read against the
+    face's own shade round those pips (see Shade): a shadow's edge across a face darkens part
+    of it, and its pips with it."""
+    face = read(None)
+    if face is None or face.confidence < unsure:
         shade = Shade.of_pips(pips, np.array(group), gray)
-        again = None if shade is None else _read_face(pips, group, gray, few, colour=colour,
-                                                      shade=shade)
+        again = None if shade is None else read(shade)
         if again is not None and (face is None or again.confidence > face.confidence):
             face = again
     return face

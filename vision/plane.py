@@ -28,6 +28,7 @@ from vision.faces import (
     Shade,
     bilinear,
     clear_of,
+    read_in_shade,
 )
 from vision.pips import Pips
 
@@ -82,12 +83,8 @@ def _read_shaded(pips: Pips, group: list[int], points: np.ndarray, gray: np.ndar
                  **grid) -> Face | None:
     """The face `group`'s pips show, read as evenly lit or else against its own shade: a
     shadow's edge (a hand's) across a face keeps its pips from any group the reader made."""
-    face = _read(pips, group, points, gray, **grid)
-    if face is None:
-        shade = Shade.of_pips(pips, np.array(group), gray)
-        if shade is not None:
-            face = _read(pips, group, points, gray, shade=shade, **grid)
-    return face
+    return read_in_shade(lambda shade: _read(pips, group, points, gray, shade=shade, **grid),
+                         pips, group, gray)
 
 
 def _near_on_plane(points: np.ndarray, polarity: np.ndarray, reach: float) -> list[list[int]]:

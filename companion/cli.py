@@ -7,21 +7,36 @@ exits with status 2 and one line on stderr that says what is wrong, never a trac
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from companion import demo, run, serve
 from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
-from companion.store import Store
-from vision.commands import add_commands
+
+if TYPE_CHECKING:
+    from companion.store import Store
+
+ELSEWHERE = {
+    "serve": ("companion.serve", "add_command"),
+    "demo": ("companion.demo", "add_command"),
+    "run": ("companion.run", "add_command"),
+    "calibrate": ("companion.run", "add_command"),
+    "read-dice": ("vision.commands", "add_commands"),
+    "read-cards": ("vision.commands", "add_commands"),
+    "markers": ("vision.commands", "add_commands"),
+}
+"""Commands added by the module that runs them, imported only when one of them is asked for
+(or for the list of every command), so that `replay`, `actions` and `odds` start at once."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
@@ -35,7 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line, with every command, or with only those that run in this process
+    when `command` is known: the server, the demo and the camera are imported only for theirs.
+    """
     parser = argparse.ArgumentParser(prog="camel-companion", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
@@ -71,10 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games in a store")
     games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
     games.set_defaults(run=_games)
-    serve.add_command(commands)
-    demo.add_command(commands)
-    run.add_command(commands)
-    add_commands(commands)
+    if command in commands.choices:
+        return parser
+    wanted = [ELSEWHERE[command]] if command in ELSEWHERE else list(dict.fromkeys(
+        ELSEWHERE.values()))
+    for module, adder in wanted:
+        getattr(importlib.import_module(module), adder)(commands)
     return parser
 
 
@@ -103,6 +123,8 @@ def _actions(args: argparse.Namespace) -> None:
 
 
 def _import(args: argparse.Namespace) -> None:
+    from companion.store import Store
+
     game = load_game(args.log)
     with Store(args.db) as store:
         stored = store.import_game(game)
@@ -124,6 +146,8 @@ def _games(args: argparse.Namespace) -> None:
 def _existing(path: Path) -> Store:
     if not path.is_file():
         raise CompanionError(f"no store at {path}")
+    from companion.store import Store
+
     return Store(path)
 
 

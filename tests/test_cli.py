@@ -225,3 +225,50 @@ def test_odds_of_a_camel_up_cards_game_read_as_a_person_says_them():
     assert "palm on 4" in done.stdout and "hand card on white" in done.stdout
     assert "reveal the top racing card" in done.stdout
     assert done.stdout.rstrip().splitlines()[-1].startswith("These odds assume: Cards not seen")
+
+
+LOADED_BY_COMMAND = """\
+import json, sys
+from companion import cli
+try:
+    cli.main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def modules_loaded_running(*args):
+    """Every module the command imports when run with `args`."""
+    done = subprocess.run([sys.executable, "-c", LOADED_BY_COMMAND, *map(str, args)],
+                          capture_output=True, text=True, timeout=60, check=True)
+    return set(json.loads(done.stderr.splitlines()[-1]))
+
+
+HEAVY = {"companion.demo", "companion.serve", "companion.run", "companion.store",
+         "companion.table", "vision.commands", "gpiozero", "flask", "waitress", "cv2"}
+
+
+@pytest.mark.parametrize("args", [("replay", "examples/camelup-2018.jsonl", "--upto", "30"),
+                                  ("actions", "examples/camelup-2018.jsonl")])
+def test_replay_and_actions_import_neither_numpy_nor_the_server_demo_or_camera(args):
+    assert not modules_loaded_running(*args) & (HEAVY | {"numpy"})
+
+
+def test_odds_imports_numpy_but_not_the_server_demo_or_camera():
+    loaded = modules_loaded_running("odds", "examples/camelup-2018.jsonl", "--upto", "30")
+    assert "numpy" in loaded and not loaded & HEAVY
+
+
+def test_every_command_is_listed_and_one_named_brings_only_the_module_that_adds_it():
+    from companion.cli import ELSEWHERE, _parser
+
+    def commands_of(parser):
+        return set(parser._subparsers._group_actions[0].choices)
+
+    every = commands_of(_parser())
+    core = every - set(ELSEWHERE)
+    assert set(ELSEWHERE) <= every
+    for name, (module, _) in ELSEWHERE.items():
+        same_module = {n for n, (m, _) in ELSEWHERE.items() if m == module}
+        assert commands_of(_parser(name)) == core | same_module

@@ -10,6 +10,7 @@ and exact whenever the race cannot outlast the current leg. Each game plugs in t
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -75,13 +76,14 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     pairs = np.zeros(racing * racing)
     winner, loser = np.zeros(racing), np.zeros(racing)
     landings = np.zeros(len(codes))
-    pos, height = layout.rows(state)
-    mask = np.array([(1 << len(dice)) - 1], dtype=np.int64)
+    cells = layout.cells(state)
+    mask = np.array([(1 << len(dice)) - 1], dtype=np.uint8)
     prob = np.ones(1)
     rolls = edition.dice_per_leg - len(state.dice_out)
+    faces = _Faces.of(layout, dice)
 
-    def settle(pos: np.ndarray, height: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
-        order = layout.order(pos, height)
+    def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
+        order = layout.order(cells)
         slots = (order * racing + np.arange(racing)).ravel()
         places.flat[:] += np.bincount(slots, np.repeat(prob, racing), racing * racing)
         pairs[:] += np.bincount(order[:, 0] * racing + order[:, 1], prob, racing * racing)
@@ -90,24 +92,23 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
             loser[:] += np.bincount(order[over, -1], prob[over], racing)
 
     if state.finished:
-        settle(pos, height, prob, np.array([True]))
+        settle(cells, prob, np.array([True]))
     for step in range(0 if state.finished else rolls):
         if not len(prob):
             break
-        parent, camel, steps, p, bit = _outcomes(layout, dice, pos, height, mask=mask,
+        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))
-        pos, height, landed = move(layout, pos[parent], height[parent], camel, steps,
-                                   codes=codes)
+        cells, landed = move(layout, cells[parent], camel, steps, codes=codes)
         landings += np.bincount(landed, p, len(codes))
-        over = layout.finished(pos)
+        over = layout.finished(cells)
         if step == rolls - 1:
-            settle(pos, height, p, over)
+            settle(cells, p, over)
             break
         mask = mask[parent] & ~bit
         if over.any():
-            settle(pos[over], height[over], p[over], over[over])
-            pos, height, mask, p = pos[~over], height[~over], mask[~over], p[~over]
-        pos, height, mask, prob = _merge(pos, height, mask, p)
+            settle(cells[over], p[over], over[over])
+            cells, mask, p = cells[~over], mask[~over], p[~over]
+        cells, mask, prob = _merge(cells, mask, p)
     return LegOdds(
         camels=layout.camels[:racing],
         places=places,
@@ -120,52 +121,73 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     )
 
 
-def _outcomes(layout: Layout, dice: tuple[str, ...], pos: np.ndarray, height: np.ndarray, *,
-              mask: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, ...]:
+@dataclass(frozen=True)
+class _Faces:
+    """Every face of every die still in the pyramid, one entry each."""
+
+    bit: np.ndarray
+    """The die's bit in a row's mask of the dice left."""
+    camel: np.ndarray
+    """The camel (column) it moves; -1 for the grey die, whose camel depends on the track."""
+    steps: np.ndarray
+    numeral: np.ndarray
+    """For the grey die, the crazy camel (column) its numeral shows."""
+    chance: np.ndarray
+    """Its chance once its die is drawn."""
+    grey: bool
+
+    @classmethod
+    @functools.cache
+    def of(cls, layout: Layout, dice: tuple[str, ...]) -> _Faces:
+        faces = []
+        for index, die in enumerate(dice):
+            if die in layout.camels:
+                faces += [(1 << index, layout.column(die), value, 0, 1 / 3) for value in (1, 2, 3)]
+            else:
+                faces += [(1 << index, -1, value, layout.racing + numeral, 1 / 6)
+                          for value in (1, 2, 3) for numeral in (0, 1)]
+        bit, camel, steps, numeral, chance = zip(*faces, strict=True)
+        small = np.int16
+        return cls(np.array(bit, np.uint8), np.array(camel, small), np.array(steps, small),
+                   np.array(numeral, small), np.array(chance), min(camel) < 0)
+
+
+def _outcomes(layout: Layout, faces: _Faces, cells: np.ndarray, *, mask: np.ndarray,
+              prob: np.ndarray) -> tuple[np.ndarray, ...]:
     """Every next roll from every row: parent row, camel moved, steps, chance, die's bit."""
-    parts: list[tuple[np.ndarray, ...]] = []
-    for index, die in enumerate(dice):
-        bit = 1 << index
-        rows = np.flatnonzero(mask & bit)
-        if not len(rows):
-            continue
-        if die in layout.camels:
-            faces = [(np.full(len(rows), layout.column(die), dtype=np.int16), value)
-                     for value in (1, 2, 3)]
-        else:
-            chosen = [crazy_camel_to_move(layout, pos[rows], height[rows],
-                                          np.full(len(rows), layout.racing + i, dtype=np.int16))
-                      for i in (0, 1)]
-            faces = [(camel, value) for value in (1, 2, 3) for camel in chosen]
-        for camel, value in faces:
-            parts.append((rows, camel, np.full(len(rows), value, dtype=np.int16),
-                          prob[rows] / len(faces), np.full(len(rows), bit, dtype=np.int64)))
-    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
+    face, parent = np.nonzero(faces.bit[:, None] & mask)
+    camel = faces.camel[face]
+    if faces.grey:
+        grey = np.flatnonzero(camel < 0)
+        chosen = np.stack([crazy_camel_to_move(layout, cells, numeral)
+                           for numeral in range(layout.racing, layout.racing + 2)])
+        camel[grey] = chosen[faces.numeral[face[grey]] - layout.racing, parent[grey]]
+    return parent, camel, faces.steps[face], prob[parent] * faces.chance[face], faces.bit[face]
 
 
-def _merge(pos: np.ndarray, height: np.ndarray, mask: np.ndarray, prob: np.ndarray,
+def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
            tiles: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Rows holding the same track and the same dice left become one, their chances added.
 
     With `tiles` (the candidate tiles each row stands for) those must be the same too.
     """
     if not len(prob):
-        return (pos, height, mask, prob) if tiles is None else (pos, height, mask, prob, tiles)
-    cells = (pos.astype(np.int64) + 8) | (height.astype(np.int64) << 5)
-    key = mask << (8 * pos.shape[1])
-    for column in range(pos.shape[1]):
-        key |= cells[:, column] << (8 * column)
-    if tiles is None:
-        unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        return pos[first], height[first], mask[first], np.bincount(inverse, prob, len(unique))
-    order = np.lexsort((tiles, key))
-    key, tiles_sorted = key[order], tiles[order]
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (key[1:] != key[:-1]) | (tiles_sorted[1:] != tiles_sorted[:-1])
-    group = np.cumsum(starts) - 1
+        return (cells, mask, prob) if tiles is None else (cells, mask, prob, tiles)
+    packed = np.zeros((len(mask), 8), dtype=np.uint8)
+    packed[:, : cells.shape[1]] = cells
+    packed[:, 7] = mask
+    key = packed.view(np.int64).ravel()
+    order = key.argsort() if tiles is None else np.lexsort((tiles, key))
+    key = key[order]
+    starts = np.empty(len(order), dtype=bool)
+    starts[0] = True
+    np.not_equal(key[1:], key[:-1], out=starts[1:])
+    if tiles is not None:
+        held = tiles[order]
+        starts[1:] |= held[1:] != held[:-1]
     first = order[starts]
-    return (pos[first], height[first], mask[first], np.bincount(group, prob[order]),
-            tiles[first])
+    merged = cells[first], mask[first], np.add.reduceat(prob[order], np.flatnonzero(starts))
+    return merged if tiles is None else (*merged, tiles[first])
 
 
 def tile_landings(state: State, owner: str,
@@ -183,19 +205,20 @@ def tile_landings(state: State, owner: str,
                                for space, tile in state.tiles if tile.owner != owner})
     dice = state.dice_in_pyramid
     landings = np.zeros(2 * (edition.spaces + 2))
-    pos, height = layout.rows(state)
-    mask = np.array([(1 << len(dice)) - 1], dtype=np.int64)
+    cells = layout.cells(state)
+    mask = np.array([(1 << len(dice)) - 1], dtype=np.uint8)
     prob = np.ones(1)
     tiles = np.array([sum(1 << (2 * space + (code < 0)) for space, code in placements)],
                      dtype=np.int64)
     rolls = edition.dice_per_leg - len(state.dice_out)
+    faces = _Faces.of(layout, dice)
     for step in range(0 if state.finished else rolls):
         if not len(prob):
             break
-        parent, camel, steps, p, bit = _outcomes(layout, dice, pos, height, mask=mask,
+        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))
-        pos, height, mask, held = pos[parent], height[parent], mask[parent] & ~bit, tiles[parent]
-        space = np.clip(target(layout, pos, camel, steps), 0, edition.spaces + 1).astype(np.int64)
+        cells, mask, held = cells[parent], mask[parent] & ~bit, tiles[parent]
+        space = np.clip(target(layout, cells, camel, steps), 0, edition.spaces + 1).astype(np.int64)
         ahead, behind = held & (1 << (2 * space)), held & (1 << (2 * space + 1))
         rest = held & ~(ahead | behind)
         rows = [np.flatnonzero(rest), np.flatnonzero(ahead), np.flatnonzero(behind)]
@@ -205,11 +228,10 @@ def tile_landings(state: State, owner: str,
                                 np.concatenate([p[rows[1]], p[rows[2]]]), len(landings))
         tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
         every = np.concatenate(rows)
-        pos, height, _ = move(layout, pos[every], height[every], camel[every], steps[every],
-                              codes=codes, code=code)
-        going = ~layout.finished(pos)
-        pos, height, mask, prob, tiles = _merge(pos[going], height[going], mask[every][going],
-                                                p[every][going], tiles[going])
+        cells, _ = move(layout, cells[every], camel[every], steps[every], codes=codes, code=code)
+        going = ~layout.finished(cells)
+        cells, mask, prob, tiles = _merge(cells[going], mask[every][going], p[every][going],
+                                          tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
             for space, code in placements}
 
@@ -232,30 +254,30 @@ def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> Race
     rng = np.random.default_rng(seed)
     dice = edition.dice
     die_column = np.array([layout.column(d) if d in layout.camels else -1 for d in dice])
-    pos, height = (np.repeat(rows, races, axis=0) for rows in layout.rows(state))
+    cells = np.repeat(layout.cells(state), races, axis=0)
     out = np.array([d in state.dice_out for d in dice])
     left = np.repeat(~out[None, :], races, axis=0)
     tiles_on = np.ones(races, dtype=bool)
     codes = layout.tile_codes(tile_sides(state))
     winner, loser = np.zeros(layout.racing), np.zeros(layout.racing)
-    while len(pos):
+    while len(cells):
         die = np.argmax(np.where(left, rng.random(left.shape), -1.0), axis=1)
         steps = rng.integers(1, 4, len(die), dtype=np.int16)
         camel = die_column[die].astype(np.int16)
         grey = camel < 0
         if grey.any():
             numeral = (layout.racing + rng.integers(0, 2, len(die))).astype(np.int16)
-            camel = np.where(grey, crazy_camel_to_move(layout, pos, height, numeral), camel)
-        pos, height, _ = move(layout, pos, height, camel, steps, codes=codes, tiles_on=tiles_on)
+            camel = np.where(grey, crazy_camel_to_move(layout, cells, numeral), camel)
+        cells, _ = move(layout, cells, camel, steps, codes=codes, tiles_on=tiles_on)
         left[np.arange(len(die)), die] = False
         leg_over = (~left).sum(axis=1) == edition.dice_per_leg
         left[leg_over] = True
         tiles_on &= ~leg_over
-        over = layout.finished(pos)
-        order = layout.order(pos[over], height[over])
+        over = layout.finished(cells)
+        order = layout.order(cells[over])
         winner += np.bincount(order[:, 0], minlength=layout.racing)
         loser += np.bincount(order[:, -1], minlength=layout.racing)
-        pos, height, left, tiles_on = pos[~over], height[~over], left[~over], tiles_on[~over]
+        cells, left, tiles_on = cells[~over], left[~over], tiles_on[~over]
     winner, loser = winner / races, loser / races
     spread = np.concatenate([winner, loser])
     return RaceOdds(winner, loser, races, float(np.sqrt(spread * (1 - spread) / races).max()))

@@ -150,6 +150,12 @@ def test_replay_upto_beyond_the_actions_there_are_is_refused(log, upto):
     (HEADER_2014 + '\n{"player": "Ann", "action": "leg_bet", "camel": "pink"}\n', 2,
      '"camel" must be one of'),
     ("", 1, "empty"),
+    (HEADER_2014 + '\n{"player": "Ann", "action": "roll", "die": "blue", "value": ' + "7" * 5000
+     + "}\n", 2, "a number of more than 4300 digits"),
+    (HEADER_2014 + "\n" + "[" * 100_000 + "]" * 100_000 + "\n", 2, "nested more than 32 deep"),
+    (HEADER_2014.replace('"Ann"', '"\\ud800"') + "\n", 1, "lone surrogate ('\\ud800')"),
+    (HEADER_2014 + '\n{"player": "Ann", "action": "roll", "die": "blue", "value": NaN}\n', 2,
+     "NaN is not a JSON number"),
 ])
 def test_a_bad_game_log_exits_2_with_one_line_naming_the_line(tmp_path, text, line_number,
                                                               reason):

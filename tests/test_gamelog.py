@@ -1,11 +1,12 @@
 """The game log as people write it: the issue's lines as written, strict values, line numbers."""
 
 import json
+import tracemalloc
 
 import pytest
 
 from companion.errors import BadLogLine, UnreadableFile
-from companion.gamelog import game_text, load_game, parse_line, read_game
+from companion.gamelog import LONGEST_LINE, game_text, load_game, parse_line, read_game
 from companion.rules.camelup import DesertTile, LegBet, Partnership, RaceBet, Roll, SpectatorTile
 from tests.play import HEADERS, random_game
 
@@ -266,3 +267,28 @@ def test_a_name_that_would_break_a_line_is_refused():
     header = json.loads(HEADER_2014) | {"players": ["Ann\u2028Marie", "Bob", "Cy"]}
     with pytest.raises(BadLogLine, match="must be a name on one line"):
         read_game([json.dumps(header)])
+
+
+def test_a_log_is_read_a_line_at_a_time_in_bounded_memory(tmp_path):
+    log = tmp_path / "game.jsonl"
+    with log.open("w") as out:
+        out.write(EXAMPLE_2014)
+        for _ in range(2):
+            out.write("\n" * 1_000_000)
+    tracemalloc.start()
+    try:
+        game = load_game(log)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(game) == len(EXAMPLE_2014.splitlines()) - 1
+    assert peak < 1_000_000, f"reading a 2 MB log took {peak / 1e6:.1f} MB"
+
+
+def test_a_line_longer_than_any_game_log_line_is_refused_without_holding_it(tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text(HEADER_2014 + "\n" + " " * (LONGEST_LINE + 10) + "\n")
+    with pytest.raises(BadLogLine) as refused:
+        load_game(log)
+    assert str(refused.value) == (f"{log}:2: longer than {LONGEST_LINE} characters: a game-log "
+                                  "line is one header or one action")

@@ -89,6 +89,12 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games in a store")
     games.add_argument("--db", type=Path, required=True, help="the store's SQLite file")
     games.set_defaults(run=_games)
+
+    recover = commands.add_parser("recover", help="copy every intact record of a damaged "
+                                                  "store into a new store")
+    recover.add_argument("damaged", type=Path, metavar="DAMAGED.sqlite3")
+    recover.add_argument("--db", type=Path, required=True, help="the new store's SQLite file")
+    recover.set_defaults(run=_recover)
     if command in commands.choices:
         return parser
     wanted = [ELSEWHERE[command]] if command in ELSEWHERE else list(dict.fromkeys(
@@ -148,7 +154,16 @@ def _existing(path: Path) -> Store:
         raise CompanionError(f"no store at {path}")
     from companion.store import Store
 
-    return Store(path)
+    return Store(path, read_only=True)
+
+
+def _recover(args: argparse.Namespace) -> None:
+    from companion.store import recover
+
+    for line in recover(args.damaged, args.db):
+        print(line)
+    print(f"camel-companion: the intact records are in {args.db}; the damaged store was left "
+          "as it was")
 
 
 if __name__ == "__main__":

@@ -38,3 +38,8 @@ class UnreadableFile(CompanionError, OSError):
 
 class NothingToUndo(CompanionError, IndexError):
     """Undo, replace or delete asked of an action the game does not have."""
+
+
+class NotStored(CompanionError, OSError):
+    """A change the store could not write (a full disk, a failing card): it was not taken,
+    and the game is as it was."""

@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def open_or_import(log_path: Path, store_path: Path) -> tuple[int, bool]:
-    """The stored game that began as this log (the latest such), or the log imported anew.
+    """The game being played at the table that began with this log (the latest such game,
+    or the last one started after it from the New game page), or the log imported anew.
 
     Returns the game's number in the store and whether it was already there.
     """
@@ -80,7 +81,9 @@ def open_or_import(log_path: Path, store_path: Path) -> tuple[int, bool]:
         for summary in reversed(store.games()):
             stored = store.open_game(summary.id)
             if stored.game.header == game.header:
-                return stored.id, True
+                playing = store.latest_after(stored.id)
+                store.open_game(playing)
+                return playing, True
         return store.import_game(game).id, False
 
 

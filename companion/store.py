@@ -4,29 +4,42 @@ A game is kept as its header and a list of records (push, undo, replace, insert,
 rewritten, so the whole history of what was played and what was corrected survives. A change
 is acknowledged only once its record is committed with the write-ahead log synced to disk
 (WAL, synchronous=FULL): pull the plug at any moment and every acknowledged action is there.
+
+A store is checked whole when it opens (SQLite's own check of its pages, the records' unbroken
+numbering, and each row's digest of what it holds), so a damaged file is refused in one line
+naming what is wrong rather than served as a shorter or different game; `recover` copies
+every intact record of a damaged store into a new one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, NotStored
 from companion.game import Game
 from companion.gamelog import dump_line, game_text
 from companion.readings import AnyReading, Verdict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    follows INTEGER,
+    digest TEXT
 );
 CREATE TABLE IF NOT EXISTS records (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -34,10 +47,17 @@ CREATE TABLE IF NOT EXISTS records (
     kind TEXT NOT NULL,
     position INTEGER,
     action TEXT,
-    at TEXT NOT NULL
+    at TEXT NOT NULL,
+    digest TEXT
 );
 CREATE INDEX IF NOT EXISTS records_by_game ON records (game_id, seq);
 """
+"""Schema 2 adds `follows` (the game played at the table before this one was started there)
+and each row's `digest`; a schema 1 store gains them, digests of what it holds, when opened."""
+
+FULL_CHECK_SIZE = 32 * 1024 * 1024
+"""Stores up to this size get SQLite's full integrity_check when opened, larger ones its
+quick_check (pages and records, not the indexes' agreement)."""
 
 
 GAME_CHANGES = ("push", "undo", "replace", "insert", "delete")
@@ -48,6 +68,10 @@ READING_RECORDS = ("reading", "resolve")
 
 class StoreError(CompanionError, OSError):
     """The store file cannot be used: not a companion store, or a record that no longer replays."""
+
+
+class DamagedStore(StoreError):
+    """A store whose file is damaged: refused whole, never served as a shorter game."""
 
 
 @dataclass(frozen=True)
@@ -77,27 +101,122 @@ class GameSummary:
 class Store:
     """An open store file; a context manager, closed once whatever happens."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        self.playing: int | None = None
+        """The game last opened or started here: a game started next follows it."""
         self._db: sqlite3.Connection | None = None
         if not self.path.parent.is_dir():
             raise StoreError(f"cannot open a store at {self.path}: the folder "
                              f"{self.path.parent} does not exist")
+        if read_only and not self.path.is_file():
+            raise StoreError(f"no store at {self.path}")
         try:
-            self._db = sqlite3.connect(self.path)
+            self._db = self._connect()
             self._check_is_ours()
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            with self._db:
-                self._db.executescript(SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if not read_only:
+                self._set_up()
+            self._check_whole()
         except sqlite3.DatabaseError as e:
             self.close()
-            raise StoreError(f"{self.path} is not a camel-companion store: {e}") from None
+            raise self._refusal(e) from None
         except BaseException:
             self.close()
             raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.read_only:
+            return sqlite3.connect(self.path)
+        uri = f"file:{quote(str(self.path.resolve()))}"
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            # a store in WAL mode on read-only media, its -shm file not there to be made:
+            # nothing else can be writing it, so it is read as it lies
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+
+    def _set_up(self) -> None:
+        """WAL and full syncs; the tables made, or a schema 1 store brought up to date."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        if version == SCHEMA_VERSION:
+            return
+        with self.db:
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+            if columns and "digest" not in columns:
+                self._check_pages()
+                self._check_numbering()
+                self.db.execute("ALTER TABLE games ADD COLUMN follows INTEGER")
+                self.db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+                self.db.execute("ALTER TABLE records ADD COLUMN digest TEXT")
+                for row in self.db.execute("SELECT id, header, created, follows FROM games"
+                                           ).fetchall():
+                    self.db.execute("UPDATE games SET digest = ? WHERE id = ?",
+                                    (_digest(*row), row[0]))
+                for row in self.db.execute("SELECT seq, game_id, kind, position, action, at "
+                                           "FROM records").fetchall():
+                    self.db.execute("UPDATE records SET digest = ? WHERE seq = ?",
+                                    (_digest(*row), row[0]))
+            self.db.executescript(SCHEMA)
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _refusal(self, e: sqlite3.Error) -> StoreError:
+        """What an SQLite error met while opening says, for a person."""
+        text = str(e)
+        if "readonly" in text or "read-only" in text or "unable to open" in text:
+            return StoreError(f"cannot write to {self.path}: it or its folder is read-only "
+                              f"({text}); copy it somewhere writable, or only read it "
+                              "(export, games)")
+        if "not a database" in text:
+            return StoreError(f"{self.path} is not a camel-companion store: {text}")
+        return DamagedStore(f"{self.path} is damaged ({text}): nothing was changed; "
+                            f"{RECOVER_HINT.format(path=self.path)}")
+
+    def _check_whole(self) -> None:
+        """Refuse a damaged store: SQLite's check of its pages, then the rows' own."""
+        self._check_pages()
+        self._check_numbering()
+        for game_id, header, created, follows, digest in self.db.execute(
+                "SELECT id, header, created, follows, digest FROM games"):
+            if digest != _digest(game_id, header, created, follows):
+                self._damaged(f"game {game_id}'s header does not match its digest")
+        for seq, *row, digest in self.db.execute(
+                "SELECT seq, game_id, kind, position, action, at, digest FROM records"):
+            if digest != _digest(seq, *row):
+                self._damaged(f"record {seq} does not match its digest")
+
+    def _check_pages(self) -> None:
+        full = self.path.stat().st_size <= FULL_CHECK_SIZE
+        found = [row[0] for row in self.db.execute(
+            "PRAGMA integrity_check(3)" if full else "PRAGMA quick_check(3)")]
+        if found != ["ok"]:
+            self._damaged("; ".join(found))
+
+    def _check_numbering(self) -> None:
+        """Records are numbered from 1 without a gap (none is ever deleted), every one of a
+        game that is there, and the last number given out is the last one there."""
+        count, first, last = self.db.execute(
+            "SELECT COUNT(*), IFNULL(MIN(seq), 1), IFNULL(MAX(seq), 0) FROM records").fetchone()
+        given = self.db.execute("SELECT IFNULL(MAX(seq), 0) FROM sqlite_sequence "
+                                "WHERE name = 'records'").fetchone()[0]
+        if (count, first) != (last, 1) or given != last:
+            self._damaged(f"its records are numbered 1 to {last} with {count} there, the "
+                          f"last given out {given}: some are lost")
+        orphans = self.db.execute("SELECT COUNT(*) FROM records WHERE game_id NOT IN "
+                                  "(SELECT id FROM games)").fetchone()[0]
+        games, top = self.db.execute("SELECT COUNT(*), IFNULL(MAX(id), 0) FROM games"
+                                     ).fetchone()
+        if orphans or games != top:
+            self._damaged(f"{top - games} of its {top} games are lost")
+
+    def _damaged(self, what: str) -> None:
+        raise DamagedStore(f"{self.path} is damaged: {what}; nothing was changed. "
+                           f"{RECOVER_HINT.format(path=self.path)}")
 
     def _check_is_ours(self) -> None:
         """Refuse, before writing a byte, a file that is another program's or a newer one's."""
@@ -129,19 +248,63 @@ class Store:
         return self._db
 
     def new_game(self, header: dict[str, Any]) -> StoredGame:
-        """Start a game; its header is checked by the rules before anything is written."""
-        return self.import_game(Game(header))
+        """Start a game at the table, after the one played there (`playing`); its header is
+        checked by the rules before anything is written."""
+        return self.import_game(Game(header), follows=self.playing)
 
-    def import_game(self, game: Game) -> StoredGame:
+    def import_game(self, game: Game, *, follows: int | None = None) -> StoredGame:
         """Store a game with each of its actions as a push, all in one transaction."""
-        with self.db:
-            cursor = self.db.execute("INSERT INTO games (header, created) VALUES (?, ?)",
-                                     (dump_line(game.header), _now()))
-            assert cursor.lastrowid is not None
-            self.db.executemany(
-                "INSERT INTO records (game_id, kind, action, at) VALUES (?, 'push', ?, ?)",
-                [(cursor.lastrowid, dump_line(a.to_json()), _now()) for a in game.actions])
-        return StoredGame(self, cursor.lastrowid, game.copy())
+        with self.writing():
+            game_id = self.add_game(game.header, follows=follows)
+            for action in game.actions:
+                self.add_record(game_id, "push", None, dump_line(action.to_json()))
+        self.playing = game_id
+        return StoredGame(self, game_id, game.copy())
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One transaction: every row added in it is kept, or (raising `NotStored`) none."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.Error as e:
+            raise NotStored(f"the store could not keep this ({e}): nothing changed; free "
+                            "space on the Pi's card, or check it, then try again") from None
+
+    def add_game(self, header: dict[str, Any], *, follows: int | None = None,
+                 created: str | None = None) -> int:
+        """For `writing` blocks: a game row with its digest; its number."""
+        text, created = dump_line(header), created or _now()
+        cursor = self.db.execute("INSERT INTO games (header, created, follows) VALUES (?, ?, ?)",
+                                 (text, created, follows))
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        self.db.execute("UPDATE games SET digest = ? WHERE id = ?",
+                        (_digest(game_id, text, created, follows), game_id))
+        return game_id
+
+    def add_record(self, game_id: int, kind: str, position: int | None, action: str | None,
+                   at: str | None = None) -> int:
+        """For `writing` blocks: a record with its digest; its number (seq)."""
+        at = at or _now()
+        cursor = self.db.execute(
+            "INSERT INTO records (game_id, kind, position, action, at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, position, action, at))
+        seq = cursor.lastrowid
+        assert seq is not None
+        self.db.execute("UPDATE records SET digest = ? WHERE seq = ?",
+                        (_digest(seq, game_id, kind, position, action, at), seq))
+        return seq
+
+    def latest_after(self, game_id: int) -> int:
+        """The game now played at the table where `game_id` was: it, or the last of the games
+        started there after it, one after the other."""
+        while True:
+            after = self.db.execute("SELECT MAX(id) FROM games WHERE follows = ?",
+                                    (game_id,)).fetchone()[0]
+            if after is None:
+                return game_id
+            game_id = after
 
     def games(self) -> list[GameSummary]:
         """Every stored game, the oldest first."""
@@ -174,7 +337,156 @@ class Store:
             except CompanionError as e:
                 raise StoreError(f"game {stored.id}, record {record.seq} ({record.kind}) no "
                                  f"longer replays: {e}") from None
+        self.playing = stored.id
         return stored
+
+
+RECOVER_HINT = ("copy every intact record into a new store with `camel-companion recover "
+                "{path} --db NEW.sqlite3`, then serve or export that one")
+
+
+def _digest(*fields: Any) -> str:
+    """What a row holds, hashed: a damaged byte anywhere in it no longer matches."""
+    text = "\x1f".join("\x00" if f is None else str(f) for f in fields)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def recover(damaged: str | Path, into: str | Path) -> list[str]:
+    """Copy every intact record of a damaged store into the new store `into`; one line per
+    game saying what was kept.
+
+    A row is intact when SQLite can still read it and it matches its digest. Each game keeps
+    its records in order up to the first that is lost, damaged or no longer replays (a record
+    lost between two of a game's may have been that game's, so nothing after it is trusted);
+    the damaged file is only read, from a copy.
+    """
+    damaged, into = Path(damaged), Path(into)
+    if into.exists():
+        raise StoreError(f"{into} exists already: recover into a new file")
+    if not damaged.is_file():
+        raise StoreError(f"no store at {damaged}")
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "damaged.sqlite3"
+        shutil.copyfile(damaged, copy)
+        if Path(f"{damaged}-wal").is_file():
+            shutil.copyfile(f"{damaged}-wal", f"{copy}-wal")
+        source = sqlite3.connect(copy)
+        try:
+            games = _intact_rows(source, "games", "id", "header, created, follows")
+            records = _intact_rows(source, "records", "seq",
+                                   "game_id, kind, position, action, at")
+        finally:
+            source.close()
+    with Store(into) as store:
+        return _copy_intact(store, games, records)
+
+
+def _intact_rows(db: sqlite3.Connection, table: str, key: str, columns: str
+                 ) -> dict[int, tuple[Any, ...]]:
+    """Every row of `table` SQLite can still read, looked up one by one so that a damaged
+    page loses only its own rows, and that matches its digest (a schema 1 store has none)."""
+    highest = 0
+    for query in (f"SELECT MAX({key}) FROM {table}",
+                  f"SELECT seq FROM sqlite_sequence WHERE name = '{table}'"):
+        try:
+            highest = max(highest, int((db.execute(query).fetchone() or [0])[0] or 0))
+        except (sqlite3.Error, ValueError, TypeError):
+            continue
+    rows: dict[int, tuple[Any, ...]] = {}
+    misses, number = 0, 0
+    while number < highest or misses < 1000:
+        number += 1
+        try:
+            row = db.execute(f"SELECT {key}, {columns}, digest FROM {table} WHERE {key} = ?",
+                             (number,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None:
+            misses += 1
+            continue
+        misses = 0
+        rows[number] = row
+    has_digests = any(row[-1] is not None for row in rows.values())
+    return {number: row[1:-1] for number, row in rows.items()
+            if not has_digests or _intact(row)}
+
+
+def _intact(row: tuple[Any, ...]) -> bool:
+    try:
+        return row[-1] == _digest(*row[:-1])
+    except (TypeError, ValueError):
+        return False
+
+
+def _copy_intact(store: Store, games: dict[int, tuple[Any, ...]],
+                 records: dict[int, tuple[Any, ...]]) -> list[str]:
+    """Replay each intact game's records in the order written, into `store`; the report."""
+    new_ids: dict[int, int] = {}
+    replaying: dict[int, Game] = {}
+    report: dict[int, str] = {}
+    for game_id, (header, created, follows) in sorted(games.items()):
+        try:
+            replaying[game_id] = Game(json.loads(header))
+        except (CompanionError, ValueError, TypeError) as e:
+            report[game_id] = f"game {game_id}: its header no longer reads ({e}): left out"
+            continue
+        with store.writing():
+            new_ids[game_id] = store.add_game(json.loads(header), created=created,
+                                              follows=new_ids.get(follows))
+    kept: dict[int, int] = dict.fromkeys(new_ids, 0)
+    owned: dict[int, int] = {}
+    for recs in records.values():
+        owned[recs[0]] = owned.get(recs[0], 0) + 1
+    new_seq: dict[int, int] = {}
+    last_seen: dict[int, int] = {}
+    highest = max([*records, 0])
+    missing = [seq for seq in range(1, highest + 1) if seq not in records]
+    for seq, (game_id, kind, position, action, at) in sorted(records.items()):
+        if game_id not in replaying:
+            continue
+        lost = [m for m in missing if last_seen.get(game_id, 0) < m < seq]
+        why = f"record {lost[0]} is lost or damaged" if lost else None
+        if why is None:
+            why = _replayed(replaying[game_id], kind, position, action, new_seq)
+        if why is not None:
+            report[game_id] = (f"game {game_id}: kept its first {kept[game_id]} of "
+                               f"{owned[game_id]} records as game {new_ids[game_id]}; left out "
+                               f"record {seq} and after: {why}")
+            del replaying[game_id]
+            continue
+        moved = position if kind != "resolve" else new_seq[position]
+        text = action
+        if kind == "reading" and action is not None:
+            seen = json.loads(action)
+            if seen.get("pair") is not None:
+                text = dump_line({**seen, "pair": new_seq[seen["pair"]]})
+        with store.writing():
+            new_seq[seq] = store.add_record(new_ids[game_id], kind, moved, text, at)
+        kept[game_id] += 1
+        last_seen[game_id] = seq
+    for game_id, new_id in new_ids.items():
+        after = [m for m in missing if m > last_seen.get(game_id, 0)]
+        report.setdefault(game_id, f"game {game_id}: kept all {kept[game_id]} of its records, "
+                                   f"as game {new_id}" + (
+            f"; records {after[0]} to {after[-1]} are lost and may have been its last"
+            if after else ""))
+    return [report[game_id] for game_id in sorted(report)]
+
+
+def _replayed(game: Game, kind: str, position: int | None, action: str | None,
+              new_seq: dict[int, int]) -> str | None:
+    """Replay one record onto `game`: None, or why it cannot be kept."""
+    try:
+        data = None if action is None else json.loads(action)
+        if kind == "resolve" and position not in new_seq:
+            return f"the reading it settles (record {position}) was left out"
+        if kind == "reading" and data and data.get("pair") is not None \
+                and data["pair"] not in new_seq:
+            return f"the die read with it (record {data['pair']}) was left out"
+        _replay(game, Record(0, kind, position, data, ""))
+    except (CompanionError, ValueError, TypeError, AssertionError) as e:
+        return f"it no longer replays ({e})"
+    return None
 
 
 def _replay(game: Game, record: Record) -> None:
@@ -291,18 +603,11 @@ class StoredGame:
         trial = self.game.copy()
         if change is not None:
             change(trial)
-        rows = [(self.id, kind, position, _json_of(data), _now())
-                for kind, position, data in records]
-        with self.store.db:
-            first = None
-            for row in rows:
-                cursor = self.store.db.execute(
-                    "INSERT INTO records (game_id, kind, position, action, at) "
-                    "VALUES (?, ?, ?, ?, ?)", row)
-                first = cursor.lastrowid if first is None else first
+        rows = [(kind, position, _json_of(data)) for kind, position, data in records]
+        with self.store.writing():
+            seqs = [self.store.add_record(self.id, *row) for row in rows]
         self.game = trial
-        assert first is not None
-        return first
+        return seqs[0]
 
     def records(self) -> list[Record]:
         """Every change made to this game, in the order it was made, corrections included."""

@@ -178,7 +178,7 @@ def test_another_programs_sqlite_file_is_not_a_store_and_is_left_untouched(tmp_p
 def test_a_store_from_a_newer_companion_is_refused(db):
     Store(db).close()
     newer = sqlite3.connect(db)
-    newer.execute("PRAGMA user_version=2")
+    newer.execute("PRAGMA user_version=3")
     newer.close()
     with pytest.raises(StoreError, match="newer camel-companion"):
         Store(db)
@@ -188,10 +188,9 @@ def test_a_record_that_no_longer_replays_is_named(db):
     with Store(db) as store:
         stored = store.new_game(HEADER_2014)
         stored.push(PLAYED[0])
-        with store.db:
-            store.db.execute(
-                "INSERT INTO records (game_id, kind, action, at) VALUES (?, 'push', ?, '')",
-                (stored.id, json.dumps({"player": "Ann", "action": "leg_bet", "camel": "blue"})))
+        with store.writing():
+            store.add_record(stored.id, "push", None,
+                             json.dumps({"player": "Ann", "action": "leg_bet", "camel": "blue"}))
     with Store(db) as store, pytest.raises(StoreError, match=r"record 2 \(push\) no longer"):
         store.open_game()
 

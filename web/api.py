@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app
 
-from companion.errors import CompanionError, IllegalAction, NothingToUndo
+from companion.errors import CompanionError, IllegalAction, NothingToUndo, NotStored
 from web.auth import json_body, trusted, viewer
 from web.context import current_table
 
@@ -104,6 +104,8 @@ def change(name: str, *args: Any) -> Any:
         abort(409, str(e))
     except IllegalAction as e:
         abort(422, str(e))
+    except NotStored as e:
+        abort(503, str(e))
     except CompanionError as e:
         abort(409, str(e))
     except AnswerTimeout:

@@ -2,7 +2,8 @@
 
 Anyone on the network may watch. Changing the game needs the PIN, sent with each call in an
 `X-Table-Pin` header, or entered once on a phone whose session is then trusted until the PIN
-changes. Wrong PINs are counted per address and in all: past the limit, every try waits.
+changes. Wrong PINs are counted per address: past the limit that address waits, longer each
+time, while every other phone goes on as before.
 Every state-changing call that leans on the session cookie must carry the session's CSRF
 token in `X-CSRF-Token`, and a browser's `Origin`, when sent, must be this server.
 """
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -23,13 +24,15 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, g, jsonify, request, session
 
+from companion.gamelog import parse_json
 from web.context import current_table
 
 bp = Blueprint("auth", __name__, url_prefix="/api")
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
-GLOBAL_TRIES = 4
-"""Wrong PINs from every address together, as a multiple of the per-address limit."""
+LONGEST_WAIT = 3600.0
+"""The longest an address that keeps guessing waits between tries: at a few tries an hour
+from each of its machines, a six-digit PIN holds for years."""
 
 
 @dataclass(frozen=True)
@@ -44,11 +47,18 @@ class Viewer:
 
 
 class PinGuard:
-    """Counts wrong PINs in a sliding window, per address and in all; thread-safe."""
+    """Wrong PINs counted per address, so only the guesser is slowed, never the table.
+
+    An address (an IPv6 one by its /64, which one machine holds whole) may get `tries` wrong
+    in a row; then it waits `window` seconds, and twice as long after each wrong one more, up
+    to `LONGEST_WAIT`. A right PIN clears its count; an address that has not failed never
+    waits, however many others guess. Thread-safe.
+    """
 
     def __init__(self, tries: int, window: float, clock: Callable[[], float]) -> None:
         self.tries, self.window, self.clock = tries, window, clock
-        self._wrong: dict[str, deque[float]] = {}
+        self._wrong: dict[str, tuple[int, float]] = {}
+        """Per address: wrong PINs in a row, and when it may try again."""
         self._lock = threading.Lock()
 
     def wait_time(self, address: str) -> float:
@@ -56,26 +66,41 @@ class PinGuard:
         with self._lock:
             now = self.clock()
             self._forget(now)
-            waits = [0.0]
-            mine = self._wrong.get(address, ())
-            if len(mine) >= self.tries:
-                waits.append(mine[-self.tries] + self.window - now)
-            every = sorted(t for times in self._wrong.values() for t in times)
-            if len(every) >= self.tries * GLOBAL_TRIES:
-                waits.append(every[-self.tries * GLOBAL_TRIES] + self.window - now)
-            return max(waits)
+            _, until = self._wrong.get(_guesser(address), (0, now))
+            return max(0.0, until - now)
 
     def wrong(self, address: str) -> None:
         with self._lock:
-            self._wrong.setdefault(address, deque()).append(self.clock())
+            now = self.clock()
+            key = _guesser(address)
+            count = self._wrong.get(key, (0, now))[0] + 1
+            wait = 0.0
+            if count >= self.tries:
+                wait = min(LONGEST_WAIT, self.window * 2.0 ** min(count - self.tries, 32))
+            self._wrong[key] = (count, now + wait)
+
+    def right(self, address: str) -> None:
+        with self._lock:
+            self._wrong.pop(_guesser(address), None)
 
     def _forget(self, now: float) -> None:
-        for address in list(self._wrong):
-            times = self._wrong[address]
-            while times and times[0] <= now - self.window:
-                times.popleft()
-            if not times:
-                del self._wrong[address]
+        """Drop the addresses that may try again and have been quiet for `LONGEST_WAIT`."""
+        for key, (_, until) in list(self._wrong.items()):
+            if until + LONGEST_WAIT <= now:
+                del self._wrong[key]
+
+
+def _guesser(address: str) -> str:
+    """Who is guessing: the address, or an IPv6 address's /64."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def init_app(app: Flask) -> None:
@@ -158,9 +183,12 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         return {}
     if not request.is_json:
         abort(415, "send the body as JSON, with Content-Type: application/json")
-    body = request.get_json(silent=True)
-    if body is None:
-        abort(400, "the body is not valid JSON")
+    try:
+        body = parse_json(request.get_data(cache=True).decode("utf-8"))
+    except UnicodeDecodeError:
+        abort(400, "the body is not valid JSON: it is not UTF-8 text")
+    except ValueError as e:
+        abort(400, f"the body is {str(e).replace('not JSON', 'not valid JSON', 1)}")
     if not isinstance(body, dict):
         abort(400, "the body must be a JSON object {...}")
     return body
@@ -183,10 +211,17 @@ def _check_pin(pin: str) -> None:
     wait = guard.wait_time(address)
     if wait > 0:
         abort(429, f"too many wrong PINs: wait {int(wait) + 1} s and try again")
-    if not hmac.compare_digest(pin.encode(), str(current_app.config["PIN"]).encode()):
+    if not hmac.compare_digest(_bytes(pin), _bytes(str(current_app.config["PIN"]))):
         guard.wrong(address)
         abort(403, "wrong PIN: ask the table's host for it (it is printed where the "
                    "companion was started)")
+    guard.right(address)
+
+
+def _bytes(text: str) -> bytes:
+    """Text as bytes to compare, whatever it holds (a lone surrogate from a JSON escape, or
+    the undecodable bytes of a header)."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _pin_in_header_is_right() -> bool:
@@ -208,11 +243,19 @@ def _guard_against_cross_site() -> None:
     if request.method not in UNSAFE:
         return
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if origin is not None and _netloc(origin) != request.host:
         abort(403, "a call from another site is refused: use the companion's own page")
     if "X-Table-Pin" in request.headers:
         return
     sent = request.headers.get("X-CSRF-Token", "")
-    if not sent or not hmac.compare_digest(sent.encode(), csrf_token().encode()):
+    if not sent or not hmac.compare_digest(_bytes(sent), csrf_token().encode()):
         abort(403, "missing or stale X-CSRF-Token: reload the page (API clients: send the "
                    "PIN in X-Table-Pin instead)")
+
+
+def _netloc(url: str) -> str | None:
+    """The host and port a URL names; None for one that does not parse."""
+    try:
+        return urlsplit(url).netloc
+    except ValueError:
+        return None

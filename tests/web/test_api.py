@@ -102,14 +102,46 @@ def test_the_wrong_pin_limit_lifts_after_its_window(table):
     assert client.post("/api/actions", json=ROLL, headers=WITH_PIN).status_code == 200
 
 
-def test_many_addresses_together_are_limited_too(table):
+def test_guessers_at_many_addresses_never_lock_out_the_right_pin_elsewhere(table):
     app = create_app(table, {"PIN": PIN, "PIN_TRIES": 2})
     client = app.test_client()
-    for n in range(8):
+    for n in range(200):
+        client.post("/api/undo", headers={"X-Table-Pin": f"{n:06d}"},
+                    environ_base={"REMOTE_ADDR": f"10.0.0.{n % 4}"})
+    answer = client.post("/api/actions", json=ROLL, headers=WITH_PIN,
+                         environ_base={"REMOTE_ADDR": "10.0.1.1"})
+    assert answer.status_code == 200, answer.json
+    guesser = client.post("/api/undo", headers=WITH_PIN, environ_base={"REMOTE_ADDR": "10.0.0.0"})
+    assert guesser.status_code == 429
+
+
+def test_a_guesser_waits_twice_as_long_after_each_wrong_pin_past_the_limit(table):
+    now = [0.0]
+    app = create_app(table, {"PIN": PIN, "PIN_TRIES": 2, "PIN_WINDOW": 10.0,
+                             "CLOCK": lambda: now[0]})
+    client = app.test_client()
+    waits = []
+    for _ in range(4):
+        assert client.post("/api/undo", headers={"X-Table-Pin": "1"}).status_code == 403
+        waits.append(app.extensions["pin_guard"].wait_time("127.0.0.1"))
+        now[0] += waits[-1]
+    assert waits == [0.0, 10.0, 20.0, 40.0]
+    assert client.post("/api/actions", json=ROLL, headers=WITH_PIN).status_code == 200
+    assert app.extensions["pin_guard"].wait_time("127.0.0.1") == 0.0
+
+
+def test_an_ipv6_guesser_is_one_address_however_many_of_its_64_it_uses(table):
+    app = create_app(table, {"PIN": PIN, "PIN_TRIES": 2})
+    client = app.test_client()
+    for n in range(2):
         client.post("/api/undo", headers={"X-Table-Pin": "1"},
-                    environ_base={"REMOTE_ADDR": f"10.0.0.{n}"})
-    answer = client.post("/api/undo", headers=WITH_PIN, environ_base={"REMOTE_ADDR": "10.0.1.1"})
-    assert answer.status_code == 429
+                    environ_base={"REMOTE_ADDR": f"2001:db8::{n + 1}"})
+    same_64 = client.post("/api/undo", headers=WITH_PIN,
+                          environ_base={"REMOTE_ADDR": "2001:db8::ffff:1"})
+    assert same_64.status_code == 429
+    other_64 = client.post("/api/actions", json=ROLL, headers=WITH_PIN,
+                           environ_base={"REMOTE_ADDR": "2001:db8:0:1::1"})
+    assert other_64.status_code == 200
 
 
 @pytest.mark.parametrize(("body", "kind", "status", "error"), [

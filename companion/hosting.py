@@ -24,8 +24,8 @@ from companion.table import Table
 
 log = logging.getLogger("camel_companion")
 
-DEFAULT_STREAMS = 40
-"""Live pages open at once: a table of 8 players with a phone and a tablet each, twice over."""
+DEFAULT_STREAMS = 100
+"""Live pages open at once: a café table night of 50 phones, with room for each to reconnect."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ LANGUAGES = Path(__file__).with_name("languages")
 
 DEFAULTS: dict[str, Any] = {
     "PIN": None,
-    "MAX_STREAMS": 40,
+    "MAX_STREAMS": 100,
     "KEEPALIVE_TIME": 15.0,
     "PIN_TRIES": 5,
     "PIN_WINDOW": 60.0,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify
+from flask import Blueprint, Response, abort, jsonify
 
 from web.context import current_table
-from web.events import Held, Streams
+from web.events import Held, open_place
 
 bp = Blueprint("camera", __name__)
 
@@ -54,12 +54,11 @@ def still() -> Any:
 def motion() -> Any:
     """Every new frame as it comes, as MJPEG (multipart/x-mixed-replace)."""
     camera, table = _camera(), current_table()
-    streams: Streams = current_app.extensions["streams"]
-    streams.open()
+    place, is_over = open_place()
 
     def frames() -> Iterator[bytes]:
         last = -1
-        while not table.is_closed:
+        while not (table.is_closed or is_over()):
             found = camera.wait_for_frame(last, FRAME_WAIT)
             if found is None:
                 return
@@ -67,6 +66,6 @@ def motion() -> Any:
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
 
-    return Response(Held(frames(), streams),
+    return Response(Held(frames(), place),
                     mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers={"Cache-Control": "no-store"})

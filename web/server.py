@@ -1,11 +1,16 @@
 """The companion's own web server: waitress, in the companion's process, never Flask's dev server.
 
 Each open page holds one of waitress's threads for its live stream, so the server gets a
-thread for every stream the app allows plus a few for ordinary requests.
+thread for every stream the app allows plus a few for ordinary requests. Nobody on the
+network may stop the table by holding connections: a connection costs no thread until it has
+sent a whole request, hundreds may be open at once, and one that sends nothing is closed
+after `IDLE_TIME`. What a live stream has sent is let go of as it goes, so pages left open
+all night keep the server's memory flat.
 """
 
 from __future__ import annotations
 
+import resource
 import threading
 from typing import Any
 
@@ -14,6 +19,13 @@ from waitress.wasyncore import close_all
 
 REQUEST_THREADS = 8
 """Threads kept free for ordinary requests beside the live streams."""
+CONNECTIONS = 1000
+"""Connections open at once (idle, slow or busy), as far as the process's file limit allows."""
+IDLE_TIME = 10
+"""Seconds a connection may sit without sending a whole request before it is closed."""
+SENT_BUFFER = 256 * 1024
+"""Bytes a connection's output buffer holds before a fresh one is started and the sent one
+freed; a live stream writing more than this waits for its phone to read."""
 
 
 class Server:
@@ -27,9 +39,12 @@ class Server:
                  streams: int | None = None) -> None:
         streams = app.config["MAX_STREAMS"] if streams is None else streams
         self.threads = streams + REQUEST_THREADS
-        self._server = create_server(app, host=host, port=port, threads=self.threads,
-                                     connection_limit=max(100, 2 * self.threads),
-                                     ident="camel-companion", clear_untrusted_proxy_headers=True)
+        self._server = create_server(
+            app, host=host, port=port, threads=self.threads,
+            connection_limit=connection_limit(self.threads), channel_timeout=IDLE_TIME,
+            cleanup_interval=1, channel_request_lookahead=1,
+            outbuf_high_watermark=SENT_BUFFER, ident="camel-companion",
+            clear_untrusted_proxy_headers=True)
         self._thread: threading.Thread | None = None
         self._is_closed = False
 
@@ -80,3 +95,14 @@ class Server:
             self._server.trigger.socket.close()
         if self._thread is not None:
             self._thread.join(timeout=5)
+
+
+def connection_limit(threads: int) -> int:
+    """`CONNECTIONS`, the process's open-file limit raised as far as it may go to hold them,
+    less what the threads' own files (the store, its log, the pipes) may need."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + 2 * threads + 64
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return max(16, min(CONNECTIONS, soft - 2 * threads - 64))

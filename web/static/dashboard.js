@@ -10,6 +10,10 @@
   let snap = boot.state;
   let me = boot.viewer;
   let source = null;
+  // This tab's name for its live stream: coming back after the Wi-Fi dropped, it takes over
+  // its old stream's place at once (crypto.getRandomValues works without HTTPS).
+  const pageId = Array.from(crypto.getRandomValues(new Uint8Array(12)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
   let fresh = true;
   let composer = { kind: null };
   let armed = null; // a button waiting for its confirming second tap
@@ -144,7 +148,7 @@
 
   function connect() {
     if (source) source.close();
-    source = new EventSource("/api/events");
+    source = new EventSource("/api/events?page=" + pageId);
     source.onopen = () => { fresh = true; live(true); };
     source.onmessage = (event) => accept(JSON.parse(event.data));
     source.onerror = () => live(false);

@@ -174,8 +174,8 @@ class Store:
                               "(export, games)")
         if "not a database" in text:
             return StoreError(f"{self.path} is not a camel-companion store: {text}")
-        return DamagedStore(f"{self.path} is damaged ({text}): nothing was changed; "
-                            f"{RECOVER_HINT.format(path=self.path)}")
+        return DamagedStore(f"{self.path} is damaged ({' '.join(text.split())}): nothing was "
+                            f"changed: {RECOVER_HINT.format(path=self.path)}")
 
     def _check_whole(self) -> None:
         """Refuse a damaged store: SQLite's check of its pages, then the rows' own."""
@@ -215,7 +215,8 @@ class Store:
             self._damaged(f"{top - games} of its {top} games are lost")
 
     def _damaged(self, what: str) -> None:
-        raise DamagedStore(f"{self.path} is damaged: {what}; nothing was changed. "
+        what = " ".join(what.replace("*** in database main ***", "").split())
+        raise DamagedStore(f"{self.path} is damaged: {what}; nothing was changed: "
                            f"{RECOVER_HINT.format(path=self.path)}")
 
     def _check_is_ours(self) -> None:
@@ -372,19 +373,21 @@ def recover(damaged: str | Path, into: str | Path) -> list[str]:
             shutil.copyfile(f"{damaged}-wal", f"{copy}-wal")
         source = sqlite3.connect(copy)
         try:
-            games = _intact_rows(source, "games", "id", "header, created, follows")
-            records = _intact_rows(source, "records", "seq",
-                                   "game_id, kind, position, action, at")
+            games, _ = _intact_rows(source, "games", "id", "header, created, follows")
+            records, highest = _intact_rows(source, "records", "seq",
+                                            "game_id, kind, position, action, at")
         finally:
             source.close()
-    with Store(into) as store:
-        return _copy_intact(store, games, records)
+    with Store(into) as store, store.writing():
+        return _copy_intact(store, games, records, highest) or [
+            f"no game of {damaged} could be read: {into} holds none"]
 
 
 def _intact_rows(db: sqlite3.Connection, table: str, key: str, columns: str
-                 ) -> dict[int, tuple[Any, ...]]:
+                 ) -> tuple[dict[int, tuple[Any, ...]], int]:
     """Every row of `table` SQLite can still read, looked up one by one so that a damaged
-    page loses only its own rows, and that matches its digest (a schema 1 store has none)."""
+    page loses only its own rows, and that matches its digest (a schema 1 store has none);
+    and the highest number the table is known to have given out."""
     highest = 0
     for query in (f"SELECT MAX({key}) FROM {table}",
                   f"SELECT seq FROM sqlite_sequence WHERE name = '{table}'"):
@@ -407,8 +410,8 @@ def _intact_rows(db: sqlite3.Connection, table: str, key: str, columns: str
         misses = 0
         rows[number] = row
     has_digests = any(row[-1] is not None for row in rows.values())
-    return {number: row[1:-1] for number, row in rows.items()
-            if not has_digests or _intact(row)}
+    return ({number: row[1:-1] for number, row in rows.items()
+             if not has_digests or _intact(row)}, max(highest, *rows, 0))
 
 
 def _intact(row: tuple[Any, ...]) -> bool:
@@ -419,8 +422,9 @@ def _intact(row: tuple[Any, ...]) -> bool:
 
 
 def _copy_intact(store: Store, games: dict[int, tuple[Any, ...]],
-                 records: dict[int, tuple[Any, ...]]) -> list[str]:
-    """Replay each intact game's records in the order written, into `store`; the report."""
+                 records: dict[int, tuple[Any, ...]], highest: int) -> list[str]:
+    """Replay each intact game's records in the order written, into `store` (in one of its
+    `writing` blocks); the report."""
     new_ids: dict[int, int] = {}
     replaying: dict[int, Game] = {}
     report: dict[int, str] = {}
@@ -430,16 +434,14 @@ def _copy_intact(store: Store, games: dict[int, tuple[Any, ...]],
         except (CompanionError, ValueError, TypeError) as e:
             report[game_id] = f"game {game_id}: its header no longer reads ({e}): left out"
             continue
-        with store.writing():
-            new_ids[game_id] = store.add_game(json.loads(header), created=created,
-                                              follows=new_ids.get(follows))
+        new_ids[game_id] = store.add_game(json.loads(header), created=created,
+                                          follows=new_ids.get(follows))
     kept: dict[int, int] = dict.fromkeys(new_ids, 0)
     owned: dict[int, int] = {}
     for recs in records.values():
         owned[recs[0]] = owned.get(recs[0], 0) + 1
     new_seq: dict[int, int] = {}
     last_seen: dict[int, int] = {}
-    highest = max([*records, 0])
     missing = [seq for seq in range(1, highest + 1) if seq not in records]
     for seq, (game_id, kind, position, action, at) in sorted(records.items()):
         if game_id not in replaying:
@@ -460,16 +462,19 @@ def _copy_intact(store: Store, games: dict[int, tuple[Any, ...]],
             seen = json.loads(action)
             if seen.get("pair") is not None:
                 text = dump_line({**seen, "pair": new_seq[seen["pair"]]})
-        with store.writing():
-            new_seq[seq] = store.add_record(new_ids[game_id], kind, moved, text, at)
+        new_seq[seq] = store.add_record(new_ids[game_id], kind, moved, text, at)
         kept[game_id] += 1
         last_seen[game_id] = seq
     for game_id, new_id in new_ids.items():
         after = [m for m in missing if m > last_seen.get(game_id, 0)]
+        if after:
+            report.setdefault(game_id, (
+                f"game {game_id}: kept the {kept[game_id]} records found, as game {new_id}; "
+                f"record {after[0]} is lost or damaged"
+                + (f" (and {len(after) - 1} more after it)" if len(after) > 1 else "")
+                + " and may have been its last"))
         report.setdefault(game_id, f"game {game_id}: kept all {kept[game_id]} of its records, "
-                                   f"as game {new_id}" + (
-            f"; records {after[0]} to {after[-1]} are lost and may have been its last"
-            if after else ""))
+                                   f"as game {new_id}")
     return [report[game_id] for game_id in sorted(report)]
 
 

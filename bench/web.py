@@ -1,13 +1,16 @@
-"""The live stream under a full table and more: 50 pages open, a roll, every page told at once.
+"""A long night at a full table: 50 pages open, 1,000 actions, every page told each one,
+in flat memory; then a PIN action beside 200 idle connections.
 
 Starts `camel-companion serve` (no odds) on 127.0.0.1 in a temporary directory, opens 50
-Server-Sent Events streams to it, then logs rolls with the PIN (each followed by an undo, so
-the race never ends). For every roll it times, at each page, the arrival of the snapshot
-that carries it, from the moment the roll was sent (so its store write is included), and
-checks that every page got every snapshot published. Then it reads the server's resident
-memory while it holds the streams. Loopback only, bounded in count and time; prints figures,
-asserts nothing.
-Run: .venv/bin/python bench/web.py [CLIENTS] [ROLLS]   (default: 50 clients, 60 rolls)
+Server-Sent Events streams to it, then logs rolls with the PIN, each followed by an undo (so
+the race never ends and the corrections, shown on every page, grow all night): 500 rolls and
+500 undos by default. For every roll it times, at each page, the arrival of the snapshot that
+carries it, from the moment the roll was sent (so its store write is included), and checks
+that every page got every snapshot published. It reads the server's resident memory before
+the pages open, once they are open, every 100 actions and at the end. Last, it opens 200
+connections that send nothing and times PIN actions beside them. Loopback only, bounded in
+count and time; prints figures, asserts nothing.
+Run: .venv/bin/python bench/web.py [CLIENTS] [ROLLS]   (default: 50 clients, 500 rolls)
 """
 
 from __future__ import annotations
@@ -100,14 +103,17 @@ def main(clients: int, rolls: int) -> None:
         try:
             for _ in range(2):
                 server.stdout.readline()
-            idle_mb = resident_mb(server.pid)[0]
+            start_mb = resident_mb(server.pid)[0]
             pages = [Page(port) for _ in range(clients)]
             deadline = time.perf_counter() + 30
             connected = sum(p.wait_for(1, deadline) for p in pages)
+            open_mb = resident_mb(server.pid)[0]
             latencies: list[float] = []
             posts: list[float] = []
             published: list[int] = []
+            along: list[tuple[int, float]] = []
             missing = 0
+            started = time.perf_counter()
             for _ in range(rolls):
                 for path, line in (("/api/actions", "roll"), ("/api/undo", None)):
                     body = None
@@ -126,16 +132,21 @@ def main(clients: int, rolls: int) -> None:
                             continue
                         if line:
                             latencies.append(page.arrived[version] - sent)
-            held_mb, peak_mb = resident_mb(server.pid)
+                    if len(published) % 100 == 0:
+                        along.append((len(published), resident_mb(server.pid)[0]))
+            night = time.perf_counter() - started
+            end_mb, peak_mb = resident_mb(server.pid)
             got_all = sum(all(v in p.arrived for v in published) for p in pages)
+            snapshot_kb = len(json.dumps(state)) / 1024
             for page in pages:
                 page.close()
+            beside_idle = pin_actions_beside_idle_connections(port, rng)
         finally:
             server.terminate()
             server.communicate(timeout=30)
     ms = sorted(1000 * x for x in latencies)
-    print(f"{connected}/{clients} pages connected; {rolls} rolls, each undone after "
-          f"({len(published)} snapshots)")
+    print(f"{connected}/{clients} pages connected; {rolls} rolls, each undone after: "
+          f"{len(published)} actions in {night:.0f} s, the last snapshot {snapshot_kb:.0f} kB")
     if ms:
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
         print(f"roll sent -> its snapshot at each page: p50 {statistics.median(ms):.1f} ms, "
@@ -143,10 +154,30 @@ def main(clients: int, rolls: int) -> None:
     print(f"the POST's own round trip (store write included): p50 "
           f"{1000 * statistics.median(posts):.1f} ms")
     print(f"pages that got every snapshot: {got_all}/{clients}; arrivals missing: {missing}")
-    print(f"server resident memory: {idle_mb:.0f} MB before the pages, {held_mb:.0f} MB holding "
-          f"{clients} streams (peak {peak_mb:.0f} MB)")
+    print(f"server resident memory: {start_mb:.0f} MB at the start, {open_mb:.0f} MB with "
+          f"{clients} pages open, {end_mb:.0f} MB at the end (peak {peak_mb:.0f} MB); along the "
+          f"night: " + ", ".join(f"{n}: {mb:.0f}" for n, mb in along))
+    print(f"beside 200 connections that send nothing: a PIN action answered in p50 "
+          f"{beside_idle[0]:.1f} ms, max {beside_idle[1]:.1f} ms (20 actions)")
+
+
+def pin_actions_beside_idle_connections(port: int, rng: random.Random) -> tuple[float, float]:
+    """Hold 200 connections that send nothing, time 20 PIN actions: median and max, in ms."""
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(200)]
+    try:
+        took = []
+        for n in range(20):
+            body = {"player": "Ann", "action": "roll", "die": rng.choice(DICE),
+                    "value": rng.randint(1, 3)} if n % 2 == 0 else None
+            sent = time.perf_counter()
+            post(port, "/api/actions" if body else "/api/undo", body)
+            took.append(1000 * (time.perf_counter() - sent))
+    finally:
+        for sock in idle:
+            sock.close()
+    return statistics.median(took), max(took)
 
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 50,
-         int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+         int(sys.argv[2]) if len(sys.argv) > 2 else 500)

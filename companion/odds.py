@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from companion import cards_odds
 from companion.rules.camelup import (
     Action,
+    Edition,
     LegBet,
     Partnership,
     RaceBet,
@@ -53,6 +55,8 @@ class LegOdds:
     loser: np.ndarray
     landings: dict[int, float]
     """Expected landings on the tile at each space: the coins its owner can expect."""
+    ends: tuple[np.ndarray, np.ndarray] = field(repr=False, compare=False)
+    """The tracks (cells) the leg can end on with the race going on, with their chances."""
 
 
 @dataclass(frozen=True)
@@ -70,17 +74,11 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     edition = state.edition
     layout = Layout.of(edition)
     codes = layout.tile_codes(tile_sides(state) if tiles is None else tiles)
-    dice = state.dice_in_pyramid
     racing = layout.racing
     places = np.zeros((racing, racing))
     pairs = np.zeros(racing * racing)
     winner, loser = np.zeros(racing), np.zeros(racing)
     landings = np.zeros(len(codes))
-    cells = layout.cells(state)
-    mask = np.array([(1 << len(dice)) - 1], dtype=np.uint8)
-    prob = np.ones(1)
-    rolls = edition.dice_per_leg - len(state.dice_out)
-    faces = _Faces.of(layout, dice)
 
     def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
         order = layout.order(cells)
@@ -91,24 +89,16 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
             winner[:] += np.bincount(order[over, 0], prob[over], racing)
             loser[:] += np.bincount(order[over, -1], prob[over], racing)
 
+    cells = layout.cells(state)
     if state.finished:
-        settle(cells, prob, np.array([True]))
-    for step in range(0 if state.finished else rolls):
-        if not len(prob):
-            break
-        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
-                                                 prob=prob / (len(dice) - step))
-        cells, landed = move(layout, cells[parent], camel, steps, codes=codes)
-        landings += np.bincount(landed, p, len(codes))
-        over = layout.finished(cells)
-        if step == rolls - 1:
-            settle(cells, p, over)
-            break
-        mask = mask[parent] & ~bit
-        if over.any():
-            settle(cells[over], p[over], over[over])
-            cells, mask, p = cells[~over], mask[~over], p[~over]
-        cells, mask, prob = _merge(cells, mask, p)
+        settle(cells, np.ones(1), np.ones(1, dtype=bool))
+        ends = cells[:0], np.zeros(0)
+    else:
+        played = _play_leg(layout, state.dice_in_pyramid, cells, np.ones(1), codes=codes,
+                           rolls=edition.dice_per_leg - len(state.dice_out), settle=settle,
+                           landings=landings)
+        assert played is not None
+        ends = played
     return LegOdds(
         camels=layout.camels[:racing],
         places=places,
@@ -118,7 +108,43 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
         loser=loser,
         landings={space: float(landings[space]) for space in range(1, edition.spaces + 1)
                   if landings[space]},
+        ends=ends,
     )
+
+
+def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np.ndarray, *,
+              codes: np.ndarray, rolls: int, settle: Callable[..., None],
+              landings: np.ndarray | None = None,
+              most_rows: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every way the rest of a leg can go from each row, all with the same `dice` left.
+
+    `settle(cells, prob, over)` is handed the rows where the race ends during the leg, and
+    every row when it ends (`over` telling where the race is over too); landings on tiles
+    are added up in `landings`. Returns the tracks the leg ends on with the race going on
+    and their chances, or None, having stopped, if a roll would need more than `most_rows`.
+    """
+    faces = _Faces.of(layout, dice)
+    mask = np.full(len(prob), (1 << len(dice)) - 1, dtype=np.uint8)
+    for step in range(rolls):
+        if not len(prob):
+            break
+        if most_rows is not None and len(prob) * len(faces.bit) > most_rows:
+            return None
+        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
+                                                 prob=prob / (len(dice) - step))
+        cells, landed = move(layout, cells[parent], camel, steps, codes=codes)
+        if landings is not None:
+            landings += np.bincount(landed, p, len(landings))
+        over = layout.finished(cells)
+        if step == rolls - 1:
+            settle(cells, p, over)
+            return cells[~over], p[~over]
+        mask = mask[parent] & ~bit
+        if over.any():
+            settle(cells[over], p[over], over[over])
+            cells, mask, p = cells[~over], mask[~over], p[~over]
+        cells, mask, prob = _merge(cells, mask, p)
+    return cells, prob
 
 
 @dataclass(frozen=True)
@@ -226,6 +252,8 @@ def tile_landings(state: State, owner: str,
                                np.ones(len(rows[1]), np.int16), -np.ones(len(rows[2]), np.int16)])
         landings += np.bincount(np.concatenate([2 * space[rows[1]], 2 * space[rows[2]] + 1]),
                                 np.concatenate([p[rows[1]], p[rows[2]]]), len(landings))
+        if step == rolls - 1:
+            break
         tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
         every = np.concatenate(rows)
         cells, _ = move(layout, cells[every], camel[every], steps[every], codes=codes, code=code)
@@ -236,51 +264,105 @@ def tile_landings(state: State, owner: str,
             for space, code in placements}
 
 
-def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEED) -> RaceOdds:
-    """Each racing camel's chance to win and to lose the race; exact if it ends this leg."""
+def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEED,
+              most_rows: int | None = None) -> RaceOdds:
+    """Each racing camel's chance to win and to lose the race.
+
+    The current leg is exact (`leg`), and so is each leg after it for as long as every roll
+    of it takes at most `most_rows` rows (`MOST_ROWS` unless given): when the race must end
+    within those legs the odds are exact. The races still going on after them are played out
+    from the tracks those legs can end on, each drawn as often as its chance says (one after
+    another through the tracks in order, so that every part of them gets its share):
+    `races` of them, or up to four times as many when only part of the chance is left.
+    """
     if leg.race_over > 1 - 1e-9:
         return RaceOdds(leg.winner / leg.race_over, leg.loser / leg.race_over, 0, 0.0)
-    return simulate_race(state, races=races, seed=seed)
+    edition = state.edition
+    layout = Layout.of(edition)
+    no_tiles = layout.tile_codes({})
+    winner, loser = leg.winner.copy(), leg.loser.copy()
+    cells, prob = leg.ends
+    while prob.sum() > 1e-12:
+        cells, _, prob = _merge(cells, np.zeros(len(prob), dtype=np.uint8), prob)
+        won, lost = np.zeros(layout.racing), np.zeros(layout.racing)
+
+        def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray,
+                   won: np.ndarray = won, lost: np.ndarray = lost) -> None:
+            if over.any():
+                order = layout.order(cells[over])
+                won += np.bincount(order[:, 0], prob[over], layout.racing)
+                lost += np.bincount(order[:, -1], prob[over], layout.racing)
+
+        ends = _play_leg(layout, edition.dice, cells, prob, codes=no_tiles,
+                         rolls=edition.dice_per_leg, settle=settle,
+                         most_rows=MOST_ROWS if most_rows is None else most_rows)
+        if ends is None:
+            break
+        winner, loser = winner + won, loser + lost
+        cells, prob = ends
+    going_on = float(prob.sum())
+    if going_on <= 1e-12:
+        total = winner.sum()
+        return RaceOdds(winner / total, loser / total, 0, 0.0)
+    rng = np.random.default_rng(seed)
+    races = int(races * min(4.0, 1 / going_on))
+    drawn = np.searchsorted(np.cumsum(prob), (np.arange(races) + rng.random()) / races * going_on)
+    won, lost = _simulate(layout, edition, cells[np.minimum(drawn, len(prob) - 1)], rng,
+                          dice=edition.dice, rolls=edition.dice_per_leg, codes=no_tiles)
+    spread = np.concatenate([won, lost]) / races
+    return RaceOdds(winner + going_on * won / races, loser + going_on * lost / races, races,
+                    going_on * float(np.sqrt(spread * (1 - spread) / races).max()))
+
+
+MOST_ROWS = 150_000
+"""The most rows a roll of an exact later leg may take; beyond, the rest is simulated."""
 
 
 def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> RaceOdds:
-    """The race played out `races` times at once, dice drawn as the pyramid draws them.
-
-    Tiles on the track act until the leg ends; tiles placed in later legs cannot be known
-    and are left out.
-    """
+    """The whole race played out `races` times from `state`, the current leg included."""
     edition = state.edition
     layout = Layout.of(edition)
-    rng = np.random.default_rng(seed)
-    dice = edition.dice
-    die_column = np.array([layout.column(d) if d in layout.camels else -1 for d in dice])
     cells = np.repeat(layout.cells(state), races, axis=0)
-    out = np.array([d in state.dice_out for d in dice])
-    left = np.repeat(~out[None, :], races, axis=0)
-    tiles_on = np.ones(races, dtype=bool)
-    codes = layout.tile_codes(tile_sides(state))
+    won, lost = _simulate(layout, edition, cells, np.random.default_rng(seed),
+                          dice=state.dice_in_pyramid, codes=layout.tile_codes(tile_sides(state)),
+                          rolls=edition.dice_per_leg - len(state.dice_out))
+    spread = np.concatenate([won, lost]) / races
+    return RaceOdds(won / races, lost / races, races,
+                    float(np.sqrt(spread * (1 - spread) / races).max()))
+
+
+def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.random.Generator, *,
+              dice: tuple[str, ...], rolls: int, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The race played out once from each row, all at once, a leg at a time.
+
+    The first leg has `dice` left in the pyramid, `rolls` of them to roll, and the tiles
+    `codes`; every later leg all the dice and no tiles (tiles laid then cannot be known).
+    Returns how many races each racing camel won and how many it lost.
+    """
+    column = {die: layout.column(die) if die in layout.camels else -1 for die in edition.dice}
     winner, loser = np.zeros(layout.racing), np.zeros(layout.racing)
     while len(cells):
-        die = np.argmax(np.where(left, rng.random(left.shape), -1.0), axis=1)
-        steps = rng.integers(1, 4, len(die), dtype=np.int16)
-        camel = die_column[die].astype(np.int16)
-        grey = camel < 0
-        if grey.any():
-            numeral = (layout.racing + rng.integers(0, 2, len(die))).astype(np.int16)
-            camel = np.where(grey, crazy_camel_to_move(layout, cells, numeral), camel)
-        cells, _ = move(layout, cells, camel, steps, codes=codes, tiles_on=tiles_on)
-        left[np.arange(len(die)), die] = False
-        leg_over = (~left).sum(axis=1) == edition.dice_per_leg
-        left[leg_over] = True
-        tiles_on &= ~leg_over
-        over = layout.finished(cells)
-        order = layout.order(cells[over])
-        winner += np.bincount(order[:, 0], minlength=layout.racing)
-        loser += np.bincount(order[:, -1], minlength=layout.racing)
-        cells, left, tiles_on = cells[~over], left[~over], tiles_on[~over]
-    winner, loser = winner / races, loser / races
-    spread = np.concatenate([winner, loser])
-    return RaceOdds(winner, loser, races, float(np.sqrt(spread * (1 - spread) / races).max()))
+        camels = np.array([column[die] for die in dice], dtype=np.int16)
+        drawn = camels[np.argsort(rng.random((len(cells), len(dice))), axis=1)[:, :rolls]]
+        steps = rng.integers(1, 4, drawn.shape, dtype=np.int16)
+        numeral = rng.integers(layout.racing, layout.racing + 2, drawn.shape, dtype=np.int16)
+        for roll in range(rolls):
+            camel = drawn[:, roll]
+            grey = np.flatnonzero(camel < 0)
+            if len(grey):
+                camel = camel.copy()
+                camel[grey] = crazy_camel_to_move(layout, cells[grey], numeral[grey, roll])
+            cells, _ = move(layout, cells, camel, steps[:, roll], codes=codes)
+            over = layout.finished(cells)
+            if over.any():
+                order = layout.order(cells[over])
+                winner += np.bincount(order[:, 0], minlength=layout.racing)
+                loser += np.bincount(order[:, -1], minlength=layout.racing)
+                going = ~over
+                cells, drawn, steps, numeral = (cells[going], drawn[going], steps[going],
+                                                numeral[going])
+        dice, rolls, codes = edition.dice, edition.dice_per_leg, np.zeros_like(codes)
+    return winner, loser
 
 
 def action_values(state: State, leg: LegOdds, race: RaceOdds) -> list[tuple[Action, float]]:

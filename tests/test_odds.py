@@ -251,3 +251,38 @@ def test_all_tile_placements_at_once_match_each_placement_on_its_own(name):
         for space, code in placements:
             alone = leg_odds(state, {**others, space: code}).landings.get(space, 0.0)
             assert together[space, code] == pytest.approx(alone, abs=1e-12)
+
+
+def test_race_odds_are_exact_when_the_race_must_end_within_two_legs():
+    """White on 15 moves at least once a leg, so the race ends in leg 1 or 2 whatever comes."""
+    state = position("camelup-2014", {9: "blue", 12: "green orange", 13: "yellow",
+                                      15: "white"})
+    leg = leg_odds(state)
+    exact = race_odds(state, leg)
+    simulated = simulate_race(state, races=40_000, seed=3)
+    assert 0 < leg.race_over < 1 and (exact.races, exact.stderr) == (0, 0.0)
+    assert exact.winner.sum() == pytest.approx(1) and exact.loser.sum() == pytest.approx(1)
+    assert simulated.winner == pytest.approx(exact.winner, abs=4 * simulated.stderr)
+    assert simulated.loser == pytest.approx(exact.loser, abs=4 * simulated.stderr)
+
+
+def test_race_odds_simulated_from_the_legs_exact_ends_agree_with_whole_races_simulated():
+    state = position("camelup-2018", {6: "green", 7: "black yellow", 8: "blue red",
+                                      9: "purple", 11: "white"}, dice_out=["blue"])
+    race = race_odds(state, leg_odds(state))
+    whole = simulate_race(state, races=40_000, seed=3)
+    assert race.races == 10_000 and 0 < race.stderr <= 0.005
+    tolerance = 4 * np.hypot(race.stderr, whole.stderr)
+    assert race.winner == pytest.approx(whole.winner, abs=tolerance)
+    assert race.loser == pytest.approx(whole.loser, abs=tolerance)
+
+
+def test_race_odds_left_with_part_of_their_chance_simulate_more_races_and_err_less():
+    """Finish in reach: about half the chance is left after the exact leg, so twice the races."""
+    state = position("camelup-2018", {10: "green", 12: "yellow black", 13: "blue", 14: "red",
+                                      15: "purple white"}, dice_out=["red"])
+    leg = leg_odds(state)
+    race = race_odds(state, leg)
+    assert race.races == int(10_000 / (1 - leg.race_over))
+    assert race.stderr < 0.005 * (1 - leg.race_over) * 0.75
+    assert race.winner.sum() == pytest.approx(1) and race.loser.sum() == pytest.approx(1)

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from companion.gamelog import read_game
+from companion.table import Change, Command
 from tests.web.conftest import HEADER, PIN, ROLL, csrf
 from web import create_app
 
@@ -309,3 +310,36 @@ def test_watchers_cannot_answer_a_waiting_reading(table, client):
     table.see({"die": "blue", "value": 2, "confidence": 0.4})
     assert client.post("/api/pending/accept", json={}).status_code in (401, 403)
     assert len(table.snapshot.view["pending"]) == 1
+
+
+class FillTheDisk(Command):
+    """What a full SD card does to the store: no page more can be written."""
+
+    def __init__(self, full: bool) -> None:
+        self.full = full
+
+    def run(self, table):
+        db = table.stored.store.db
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count={pages if self.full else 10**6}")
+        return Change.NOTHING
+
+
+def test_a_full_disk_answers_503_in_one_line_and_changes_nothing(client, table):
+    table.ask(FillTheDisk(True))
+    answers = []
+    for _ in range(60):
+        answer = client.post("/api/actions", json=ROLL, headers=WITH_PIN)
+        answers.append(answer)
+        if answer.status_code != 200:
+            break
+        client.post("/api/undo", headers=WITH_PIN)
+    refused = answers[-1]
+    assert refused.status_code == 503
+    assert refused.json["error"].startswith("the store could not keep this (database or disk "
+                                            "is full): nothing changed")
+    before = client.get("/api/state").json
+    assert client.post("/api/undo", headers=WITH_PIN).status_code in (409, 503)
+    assert client.get("/api/state").json == before
+    table.ask(FillTheDisk(False))
+    assert client.post("/api/actions", json=ROLL, headers=WITH_PIN).status_code == 200

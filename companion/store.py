@@ -451,9 +451,10 @@ def _copy_intact(store: Store, games: dict[int, tuple[Any, ...]],
         if why is None:
             why = _replayed(replaying[game_id], kind, position, action, new_seq)
         if why is not None:
-            report[game_id] = (f"game {game_id}: kept its first {kept[game_id]} of "
-                               f"{owned[game_id]} records as game {new_ids[game_id]}; left out "
-                               f"record {seq} and after: {why}")
+            report[game_id] = (f"game {game_id}: kept its first {kept[game_id]} records, as "
+                               f"game {new_ids[game_id]}; left out the "
+                               f"{owned[game_id] - kept[game_id]} found from record {seq} on: "
+                               f"{why}")
             del replaying[game_id]
             continue
         moved = position if kind != "resolve" else new_seq[position]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
+from companion.gamelog import read_game
 from companion.serve import open_or_import, table_secrets
 from companion.store import Store
 from tests.web.conftest import HEADER, ROLL
@@ -40,6 +41,18 @@ def test_the_log_is_imported_once_then_carried_on(log, tmp_path):
     other.write_text(json.dumps({**HEADER, "players": ["Ann", "Bob"]}) + "\n")
     assert open_or_import(other, store) == (2, False)
     assert log.read_text() == LOG
+
+
+def test_the_game_carried_on_is_the_last_one_started_at_the_table(log, tmp_path):
+    store = tmp_path / "game.sqlite3"
+    assert open_or_import(log, store) == (1, False)
+    elsewhere = {**HEADER, "players": ["Cy", "Dee"]}
+    with Store(store) as s:
+        s.open_game(1)
+        s.new_game({**HEADER, "players": ["Ann", "Bob", "Cy", "Dee"]})
+        s.new_game({**HEADER, "players": ["Bob", "Ann"]})
+        s.import_game(read_game([json.dumps(elsewhere)]))
+    assert open_or_import(log, store) == (3, True)
 
 
 def test_the_store_cannot_be_the_log(log):

@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python bench/odds.py [--against REF] [--rounds N]
 
-Prints every figure of issue 23 for this working tree and for the commit REF (by default the
+Prints every figure of issue 23 (speed, and the race odds' largest error on a late position
+against its exact odds) for this working tree and for the commit REF (by default the
 one before HEAD), measured in turns (this tree, REF, this tree, ...) so that both see the
 same load, and their ratio. A figure is the median of its runs within a round; the table
 gives the best round's and, in brackets, the range over the rounds. Nothing is cached
@@ -68,6 +69,8 @@ PEERS = {
     "cli: odds --json, mid-leg 2018": "target 0.25 s; Go solver 2 ms; ours then 0.61 s",
     "cli: replay, mid-leg 2018": "target 0.25 s",
     "cli: actions, mid-leg 2018": "target 0.25 s",
+    "race odds error, finish in reach: median of 20 seeds": "target 0.5 %; ours then 0.6 %",
+    "race odds error, finish in reach: worst of 20 seeds": "target 0.5 %; ours then 1.2 %",
 }
 """Issue 23's reference figures, measured on the machine it was filed from."""
 
@@ -81,7 +84,40 @@ def median_ms(work: Callable[[], object], runs: int) -> float:
     return statistics.median(times) * 1e3
 
 
-def measure() -> dict[str, float]:
+ACCURACY_POSITION = "2018 finish in reach, 4 rolls left"
+"""The late position whose race odds are checked against the exact ones."""
+
+
+def exact_race() -> list[float]:
+    """The race odds of `ACCURACY_POSITION`, winner then loser: its next leg exact too (2 million
+    rows at a roll), and the 2 % of the chance left after it from 80,000 races (standard error
+    0.004 %)."""
+    from companion.game import Game
+    from companion.odds import leg_odds, race_odds
+
+    state = Game(LEG_POSITIONS[ACCURACY_POSITION]).state
+    race = race_odds(state, leg_odds(state), races=20_000, most_rows=4_000_000, seed=99)
+    assert race.stderr < 1e-4
+    return [*race.winner.tolist(), *race.loser.tolist()]
+
+
+def race_errors(exact: list[float]) -> dict[str, float]:
+    """The largest error of the ten race chances of `ACCURACY_POSITION` over 20 seeds, in %."""
+    from companion.game import Game
+    from companion.odds import leg_odds, race_odds
+
+    state = Game(LEG_POSITIONS[ACCURACY_POSITION]).state
+    leg = leg_odds(state)
+    errors = []
+    for seed in range(20):
+        race = race_odds(state, leg, seed=seed)
+        chances = [*race.winner.tolist(), *race.loser.tolist()]
+        errors.append(100 * max(abs(a - b) for a, b in zip(chances, exact, strict=True)))
+    return {"race odds error, finish in reach: median of 20 seeds": statistics.median(errors),
+            "race odds error, finish in reach: worst of 20 seeds": max(errors)}
+
+
+def measure(exact: list[float]) -> dict[str, float]:
     """Every figure of the code on sys.path, in ms; a figure that code cannot give is left out."""
     from companion import cards_odds
     from companion.game import Game
@@ -109,6 +145,7 @@ def measure() -> dict[str, float]:
     for name in ("full 2014 leg", "full 2018 leg", "full 2018 leg, mid-board",
                  "mid-leg 2018, 4 rolls left", "mid-leg 2018 after the grey die"):
         figure(f"advice: {name}", lambda s=states[name]: odds_json(s), 5)
+    figures.update(race_errors(exact))
     game = load_game(ROOT / "examples" / "camelup-cards.jsonl")
     for name, after in (("Cards leg start, 12 cards", 1), ("Cards mid-leg, 8 cards", 10),
                         ("Cards mid-leg, 5 cards", 14)):
@@ -135,12 +172,19 @@ def command_seconds(tree: Path, log: Path) -> dict[str, float]:
     return figures
 
 
-def figures_of(tree: Path, log: Path) -> dict[str, float]:
-    """Every figure of the code in `tree`, measured in a process of its own."""
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure"],
-                          cwd=log.parent, env={**os.environ, "PYTHONPATH": str(tree)},
-                          check=True, capture_output=True, text=True)
-    return {**json.loads(done.stdout), **command_seconds(tree, log)}
+def run_here(tree: Path, cwd: Path, *args: str) -> object:
+    """This script run with `args` on the code in `tree`, in a process of its own; its JSON."""
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                          capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def figures_of(tree: Path, log: Path, exact: list[float]) -> dict[str, float]:
+    """Every figure of the code in `tree`."""
+    measured = run_here(tree, log.parent, "--measure", json.dumps(exact))
+    assert isinstance(measured, dict)
+    return {**measured, **command_seconds(tree, log)}
 
 
 def checkout(ref: str, into: Path) -> str:
@@ -167,20 +211,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD~1", help="the commit to compare with")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--measure", metavar="EXACT", help=argparse.SUPPRESS)
+    parser.add_argument("--exact-race", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure()))
+        print(json.dumps(measure(json.loads(args.measure))))
+        return
+    if args.exact_race:
+        print(json.dumps(exact_race()))
         return
     with tempfile.TemporaryDirectory() as temp:
         earlier = Path(temp) / "earlier"
         earlier.mkdir()
         name = checkout(args.against, earlier)
         log = mid_leg_log(Path(temp))
+        exact = run_here(ROOT, Path(temp), "--exact-race")
+        assert isinstance(exact, list)
         rounds: dict[str, list[dict[str, float]]] = {"now": [], name: []}
         for _ in range(args.rounds):
-            rounds["now"].append(figures_of(ROOT, log))
-            rounds[name].append(figures_of(earlier, log))
+            rounds["now"].append(figures_of(ROOT, log, exact))
+            rounds[name].append(figures_of(earlier, log, exact))
     report(rounds["now"], rounds[name], name)
 
 
@@ -189,7 +239,8 @@ def report(now: list[dict[str, float]], then: list[dict[str, float]], name: str)
         seen = [r[key] for r in runs if key in r]
         if not seen:
             return None, "-"
-        unit, scale = ("s", 1e-3) if key.startswith("cli") else ("ms", 1.0)
+        unit, scale = ("s", 1e-3) if key.startswith("cli") else (
+            "%", 1.0) if key.startswith("race odds error") else ("ms", 1.0)
         low, high = min(seen) * scale, max(seen) * scale
         digits = 2 if unit == "s" or low < 10 else 1
         return min(seen), f"{low:.{digits}f} {unit} ({low:.{digits}f}-{high:.{digits}f})"

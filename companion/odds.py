@@ -128,7 +128,7 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
     for step in range(rolls):
         if not len(prob):
             break
-        if most_rows is not None and len(prob) * len(faces.bit) > most_rows:
+        if most_rows is not None and len(prob) * 3 * (len(dice) - step + faces.grey) > most_rows:
             return None
         parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))

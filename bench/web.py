@@ -8,13 +8,15 @@ the race never ends and the corrections, shown on every page, grow all night): 5
 carries it, from the moment the roll was sent (so its store write is included), and checks
 that every page got every snapshot published. It reads the server's resident memory before
 the pages open, once they are open, every 100 actions and at the end. Last, it opens 200
-connections that send nothing and times PIN actions beside them. Loopback only, bounded in
+connections that send nothing, then 200 keep-alive pollers, and times PIN actions beside
+each. Loopback only, bounded in
 count and time; prints figures, asserts nothing.
 Run: .venv/bin/python bench/web.py [CLIENTS] [ROLLS]   (default: 50 clients, 500 rolls)
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import socket
@@ -141,6 +143,7 @@ def main(clients: int, rolls: int) -> None:
             for page in pages:
                 page.close()
             beside_idle = pin_actions_beside_idle_connections(port, rng)
+            beside_pollers = pin_actions_beside_pollers(port, rng)
         finally:
             server.terminate()
             server.communicate(timeout=30)
@@ -159,6 +162,9 @@ def main(clients: int, rolls: int) -> None:
           f"night: " + ", ".join(f"{n}: {mb:.0f}" for n, mb in along))
     print(f"beside 200 connections that send nothing: a PIN action answered in p50 "
           f"{beside_idle[0]:.1f} ms, max {beside_idle[1]:.1f} ms (20 actions)")
+    print(f"beside 200 keep-alive pollers of /api/state ({beside_pollers[2]} polls answered): "
+          f"a PIN action answered in p50 {beside_pollers[0]:.1f} ms, max "
+          f"{beside_pollers[1]:.1f} ms (20 actions)")
 
 
 def pin_actions_beside_idle_connections(port: int, rng: random.Random) -> tuple[float, float]:
@@ -176,6 +182,43 @@ def pin_actions_beside_idle_connections(port: int, rng: random.Random) -> tuple[
         for sock in idle:
             sock.close()
     return statistics.median(took), max(took)
+
+
+def pin_actions_beside_pollers(port: int, rng: random.Random) -> tuple[float, float, int]:
+    """200 threads polling the state on keep-alive connections as fast as they are answered;
+    20 PIN actions timed beside them: median and max in ms, and the polls answered."""
+    stop = threading.Event()
+    polls = [0]
+
+    def poll() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            while not stop.is_set():
+                connection.request("GET", "/api/state")
+                connection.getresponse().read()
+                polls[0] += 1
+        except OSError:
+            return
+        finally:
+            connection.close()
+
+    pollers = [threading.Thread(target=poll, daemon=True) for _ in range(200)]
+    for poller in pollers:
+        poller.start()
+    time.sleep(1.0)
+    took = []
+    try:
+        for n in range(20):
+            body = {"player": "Ann", "action": "roll", "die": rng.choice(DICE),
+                    "value": rng.randint(1, 3)} if n % 2 == 0 else None
+            sent = time.perf_counter()
+            post(port, "/api/actions" if body else "/api/undo", body)
+            took.append(1000 * (time.perf_counter() - sent))
+    finally:
+        stop.set()
+        for poller in pollers:
+            poller.join(timeout=30)
+    return statistics.median(took), max(took), polls[0]
 
 
 if __name__ == "__main__":

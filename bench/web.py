@@ -1,5 +1,5 @@
 """A long night at a full table: 50 pages open, 1,000 actions, every page told each one,
-in flat memory; then a PIN action beside 200 idle connections.
+in flat memory; then PIN actions beside 200 idle connections and 200 pollers.
 
 Starts `camel-companion serve` (no odds) on 127.0.0.1 in a temporary directory, opens 50
 Server-Sent Events streams to it, then logs rolls with the PIN, each followed by an undo (so
@@ -9,8 +9,7 @@ carries it, from the moment the roll was sent (so its store write is included), 
 that every page got every snapshot published. It reads the server's resident memory before
 the pages open, once they are open, every 100 actions and at the end. Last, it opens 200
 connections that send nothing, then 200 keep-alive pollers, and times PIN actions beside
-each. Loopback only, bounded in
-count and time; prints figures, asserts nothing.
+each. Loopback only, bounded in count and time; prints figures, asserts nothing.
 Run: .venv/bin/python bench/web.py [CLIENTS] [ROLLS]   (default: 50 clients, 500 rolls)
 """
 

@@ -3,9 +3,9 @@
 Each open page holds one of waitress's threads for its live stream, so the server gets a
 thread for every stream the app allows plus a few for ordinary requests. Nobody on the
 network may stop the table by holding connections: a connection costs no thread until it has
-sent a whole request, hundreds may be open at once, and one that sends nothing is closed
-after `IDLE_TIME`. What a live stream has sent is let go of as it goes, so pages left open
-all night keep the server's memory flat.
+sent a whole request, a thousand may be open at once, one that sends nothing is closed after
+`IDLE_TIME`, and past the limit each new one closes the idlest. What a live stream has sent
+is let go of as it goes, so pages left open all night keep the server's memory flat.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from waitress import create_server
+from waitress.server import BaseWSGIServer
 from waitress.wasyncore import close_all
 
 REQUEST_THREADS = 8
@@ -23,6 +24,8 @@ CONNECTIONS = 1000
 """Connections open at once (idle, slow or busy), as far as the process's file limit allows."""
 IDLE_TIME = 10
 """Seconds a connection may sit without sending a whole request before it is closed."""
+SHED = 64
+"""Connections accepted past `CONNECTIONS` while the idlest are being closed to make room."""
 SENT_BUFFER = 256 * 1024
 """Bytes a connection's output buffer holds before a fresh one is started and the sent one
 freed; a live stream writing more than this waits for its phone to read."""
@@ -36,15 +39,18 @@ class Server:
     """
 
     def __init__(self, app: Any, *, host: str = "0.0.0.0", port: int = 8000,
-                 streams: int | None = None) -> None:
+                 streams: int | None = None, connections: int = CONNECTIONS) -> None:
         streams = app.config["MAX_STREAMS"] if streams is None else streams
         self.threads = streams + REQUEST_THREADS
+        most = connection_limit(self.threads, connections)
         self._server = create_server(
-            app, host=host, port=port, threads=self.threads,
-            connection_limit=connection_limit(self.threads), channel_timeout=IDLE_TIME,
-            cleanup_interval=1, channel_request_lookahead=1,
+            app, host=host, port=port, threads=self.threads, connection_limit=most + SHED,
+            channel_timeout=IDLE_TIME, cleanup_interval=1, channel_request_lookahead=1,
             outbuf_high_watermark=SENT_BUFFER, ident="camel-companion",
             clear_untrusted_proxy_headers=True)
+        for listener in list((getattr(self._server, "map", None) or self._server._map).values()):
+            if isinstance(listener, BaseWSGIServer):
+                _close_the_idlest_past(listener, most)
         self._thread: threading.Thread | None = None
         self._is_closed = False
 
@@ -97,12 +103,34 @@ class Server:
             self._thread.join(timeout=5)
 
 
-def connection_limit(threads: int) -> int:
-    """`CONNECTIONS`, the process's open-file limit raised as far as it may go to hold them,
-    less what the threads' own files (the store, its log, the pipes) may need."""
+def connection_limit(threads: int, connections: int = CONNECTIONS) -> int:
+    """`connections`, the process's open-file limit raised as far as it may go to hold them
+    (and `SHED` more), less what the threads' own files (the store, its log, the pipes) may
+    need."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = CONNECTIONS + 2 * threads + 64
+    wanted = connections + SHED + 2 * threads + 64
     if soft != resource.RLIM_INFINITY and soft < wanted:
         soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    return max(16, min(CONNECTIONS, soft - 2 * threads - 64))
+    return max(16, min(connections, soft - SHED - 2 * threads - 64))
+
+
+def _close_the_idlest_past(listener: BaseWSGIServer, most: int) -> None:
+    """Past `most` connections, each one accepted closes the one that has gone longest without
+    a whole request (idle, or sending one a byte at a time; never one being answered, a live
+    stream included), so the server never stops accepting and nobody holding connections
+    keeps a phone out. Runs in the server's loop, as waitress's accept does."""
+    accept = listener.handle_accept
+
+    def handle_accept() -> None:
+        accept()
+        over = len(listener._map) - most
+        if over <= 0:
+            return
+        idlest = sorted((c for c in listener.active_channels.values()
+                         if not c.requests and not c.will_close),
+                        key=lambda c: c.last_activity)
+        for channel in idlest[:over]:
+            channel.will_close = True
+
+    listener.handle_accept = handle_accept  # type: ignore[method-assign]

@@ -42,6 +42,23 @@ def test_a_pin_action_is_answered_while_200_idle_and_slow_connections_are_open(t
     assert table.snapshot.view["history"][0]["action"] == ROLL
 
 
+def test_more_connections_than_the_limit_never_keep_a_pin_action_out(table):
+    app = create_app(table, {"PIN": PIN})
+    with Server(app, host="127.0.0.1", port=0, streams=4, connections=40) as server:
+        stream, status = first_event(server.port, "a-page")
+        assert status == b"200"
+        held = [connect(server.port) for _ in range(120)]
+        try:
+            status, took = post_roll(server.url)
+            assert stream.recv(65536)  # the live stream is never what is closed for room
+        finally:
+            for sock in [*held, stream]:
+                sock.close()
+    print(f"\nwith 120 idle connections against a limit of 40: the PIN action answered in "
+          f"{1000 * took:.0f} ms")
+    assert status == 200
+
+
 def first_event(port, page):
     """A live stream of `page` opened on a socket, read up to its first snapshot."""
     sock = connect(port)

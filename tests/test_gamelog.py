@@ -273,8 +273,7 @@ def test_a_log_is_read_a_line_at_a_time_in_bounded_memory(tmp_path):
     log = tmp_path / "game.jsonl"
     with log.open("w") as out:
         out.write(EXAMPLE_2014)
-        for _ in range(2):
-            out.write("\n" * 1_000_000)
+        out.write("\n" * 1_000_000)
     tracemalloc.start()
     try:
         game = load_game(log)
@@ -282,7 +281,7 @@ def test_a_log_is_read_a_line_at_a_time_in_bounded_memory(tmp_path):
     finally:
         tracemalloc.stop()
     assert len(game) == len(EXAMPLE_2014.splitlines()) - 1
-    assert peak < 1_000_000, f"reading a 2 MB log took {peak / 1e6:.1f} MB"
+    assert peak < 500_000, f"reading a log of a million blank lines took {peak / 1e6:.1f} MB"
 
 
 def test_a_line_longer_than_any_game_log_line_is_refused_without_holding_it(tmp_path):

@@ -34,12 +34,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from training.labelled import SETS, resized, split, turned  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
-from vision.labelled import SETS, photos, resized, turned  # noqa: E402
 from vision.rendered_set import rendered_table  # noqa: E402
 from vision.scoring import Score, TrueDie, score  # noqa: E402
 from vision.settle import Settler  # noqa: E402
@@ -48,8 +48,6 @@ from vision.synth_cards import card_calibration_frame, card_frame, score_cards  
 from vision.synth_colour_dice import calibration_frame as colour_calibration_frame  # noqa: E402
 from vision.synth_colour_dice import colour_dice_table  # noqa: E402
 from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402
-
-PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
 
 
 def rendered(target: int, frames_per_table: int = 6) -> None:
@@ -89,22 +87,22 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     print("  what went amiss: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
 
 
-def real_photos() -> None:
-    """The labelled photos as they are, then as other cameras would take them: nearer the
-    table, further from it, turned."""
+def real_photos(parts: tuple[str, ...] = ("validation", "train")) -> None:
+    """The labelled photos, read with no calibration (`--dice any`): per set, the part kept
+    for measuring only (training/validation-photos.txt) and the part the network was trained
+    on (a training figure, printed as such); then the measuring part as other cameras would
+    take it: nearer the table, further from it, turned."""
     reader = DiceReader()
-    total = Score()
-    for name in SETS:
-        folder = PHOTOS / name
-        if not folder.is_dir():
-            print(f"real photos: {folder} is missing")
-            return
-        result = Score()
-        for path, truth in photos(folder):
-            result.add(score(truth, reader.read(cv2.imread(str(path)))))
-        total.add(result)
-        print(f"real photos, {name:16s} {result.summary()}")
-    print(f"real photos, all              {total.summary()}")
+    for part in parts:
+        label = "held out" if part == "validation" else "TRAINED ON (a training figure)"
+        total = Score()
+        for name in SETS:
+            result = Score()
+            for path, truth in split(name, part):
+                result.add(score(truth, reader.read(cv2.imread(str(path)))))
+            total.add(result)
+            print(f"real photos, {label}, {name:16s} {result.summary()}")
+        print(f"real photos, {label}, all              {total.summary()}")
     views = {"0.5 times the size": lambda im, t: resized(im, t, 0.5),
              "0.7 times the size": lambda im, t: resized(im, t, 0.7),
              "1.4 times the size": lambda im, t: resized(im, t, 1.4),
@@ -112,10 +110,10 @@ def real_photos() -> None:
     for view, take in views.items():
         result = Score()
         for name in SETS:
-            for path, truth in photos(PHOTOS / name):
+            for path, truth in split(name, "validation"):
                 image, moved = take(cv2.imread(str(path)), truth)
                 result.add(score(moved, reader.read(image)))
-        print(f"real photos, {view:16s} {result.summary()}")
+        print(f"real photos, held out, {view:16s} {result.summary()}")
 
 
 def speed(size: tuple[int, int], repeats: int = 5) -> None:

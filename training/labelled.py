@@ -1,13 +1,17 @@
-"""The labelled photos of real dice in ../shared/data/dice-photos, read into true dice.
+"""The labelled photos of real dice in ../shared/data/dice-photos, read into true dice, and the
+split of each set into the photos the learned reader is trained and tuned on and the photos it
+is only ever measured on (`validation-photos.txt` beside this module, a fixed list: every
+fourth photo of each set in name order).
 
 matteop65-valid/ labels each photo in YOLO form (class 0-5 = One..Six, box of the pip pattern,
-normalised); skovy/ keeps one labels.csv (split, file, face, corners normalised). Both boxes
-are of the top face's pips, not the whole die.
+normalised); skovy/ keeps one labels.csv (split, file, face, corners normalised), also of the
+pip pattern; nell-byler-train/ keeps labels.json, pixel boxes round each whole die.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,16 +20,53 @@ import numpy as np
 
 from vision.scoring import TrueDie
 
-SETS = ("matteop65-valid", "skovy")
+PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice-photos"
+SETS = ("matteop65-valid", "skovy", "nell-byler-train")
+#: the sets whose boxes surround the pip pattern, not the whole die
+PIP_BOXES = frozenset({"matteop65-valid", "skovy"})
+_VALIDATION = Path(__file__).with_name("validation-photos.txt")
+
+
+def validation_photos() -> frozenset[str]:
+    """The photos kept for measuring only, as 'set/file' paths relative to the photos' root."""
+    return frozenset(line.strip() for line in _VALIDATION.read_text().splitlines()
+                     if line.strip())
+
+
+def photo_folder(name: str) -> Path:
+    """One set's folder, or a clear error where ../shared is not beside the checkout."""
+    folder = PHOTOS / name
+    if not folder.is_dir():
+        raise FileNotFoundError(f"the labelled photos {folder} are missing: the dice photos "
+                                "come with ../shared beside this checkout")
+    return folder
+
+
+def split(name: str, part: str) -> Iterator[tuple[Path, list[TrueDie]]]:
+    """The labelled photos of set `name` in `part` ("train", "validation" or "all")."""
+    if part not in ("train", "validation", "all"):
+        raise ValueError(f"no part {part!r}: train, validation or all")
+    kept = validation_photos()
+    for path, truth in photos(photo_folder(name)):
+        held = path.relative_to(PHOTOS).as_posix() in kept
+        if part == "all" or held == (part == "validation"):
+            yield path, truth
 
 
 def photos(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
     """Every labelled photo of one set's folder, with its true dice."""
     folder = Path(folder)
-    if (folder / "labels.csv").is_file():
+    if (folder / "labels.json").is_file():
+        yield from _json_labels(folder)
+    elif (folder / "labels.csv").is_file():
         yield from _csv_labels(folder)
     else:
         yield from _yolo_labels(folder)
+
+
+def _size(image: Path) -> tuple[int, int]:
+    height, width = cv2.imread(str(image), cv2.IMREAD_REDUCED_GRAYSCALE_8).shape
+    return width * 8, height * 8
 
 
 def _yolo_labels(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
@@ -33,8 +74,7 @@ def _yolo_labels(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
         label = image.with_suffix(".txt")
         if not label.is_file():
             continue
-        height, width = cv2.imread(str(image), cv2.IMREAD_REDUCED_GRAYSCALE_8).shape
-        width, height = width * 8, height * 8
+        width, height = _size(image)
         dice = []
         for line in label.read_text().split("\n"):
             if line.strip():
@@ -52,10 +92,16 @@ def _csv_labels(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
                 by_file.setdefault(row[1], []).append(row)
     for name in sorted(by_file):
         image = folder / name
-        height, width = cv2.imread(str(image), cv2.IMREAD_REDUCED_GRAYSCALE_8).shape
-        width, height = width * 8, height * 8
+        width, height = _size(image)
         yield image, [TrueDie((float(r[3]) * width, float(r[4]) * height, float(r[7]) * width,
                                float(r[8]) * height), int(r[2])) for r in by_file[name]]
+
+
+def _json_labels(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
+    labels = json.loads((folder / "labels.json").read_text())
+    for name in sorted(labels):
+        yield folder / "images" / name, [TrueDie((x0, y0, x1, y1), int(value))
+                                         for x0, y0, x1, y1, value in labels[name]]
 
 
 def resized(image: np.ndarray, truth: list[TrueDie], factor: float
@@ -90,3 +136,16 @@ def turned(image: np.ndarray, truth: list[TrueDie], degrees: float
         moved.append(TrueDie((cx - half, cy - half, cx + half, cy + half), t.value, t.colour,
                              t.numeral))
     return out, moved
+
+
+def die_sides(name: str, truth: list[TrueDie]) -> list[float]:
+    """Each true die's side in pixels. Where a set boxes the pip pattern, a pattern of two or
+    more pips spans about 0.68 of the face; a one's box is its pip alone, so its die is taken
+    to be as large as the photo's other dice (or five times its pip, in a photo of ones)."""
+    spans = [max(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in truth]
+    if name not in PIP_BOXES:
+        return spans
+    patterned = [s / 0.68 for s, t in zip(spans, truth, strict=True) if t.value > 1]
+    usual = float(np.median(patterned)) if patterned else None
+    return [s / 0.68 if t.value > 1 else (usual or s * 5.0)
+            for s, t in zip(spans, truth, strict=True)]

@@ -3,8 +3,8 @@
 A reading answers for a true die when its centre lies in the die's box (grown a little) or the
 die's centre lies in the reading's box; each is used once, nearest first. A die is read right
 when its value (and, where asked, colour and pip colour) are right; wrong when any of them is
-given and wrong; unknown when it is not found or its value is None. A reading with a value
-that answers for no die is a false die.
+given and wrong; unknown when its value is None; missed when no reading answers for it. A
+reading with a value that answers for no die is a false die.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Score:
     right: int = 0
     wrong: int = 0
     unknown: int = 0
+    missed: int = 0
     false: int = 0
     misses: list[tuple[str, TrueDie | None, DieReading | None]] = field(default_factory=list)
 
@@ -42,6 +43,7 @@ class Score:
         self.right += other.right
         self.wrong += other.wrong
         self.unknown += other.unknown
+        self.missed += other.missed
         self.false += other.false
         self.misses += other.misses
 
@@ -51,7 +53,7 @@ class Score:
     def summary(self) -> str:
         return (f"{self.dice} dice: right {self.share(self.right):.2%}, wrong "
                 f"{self.share(self.wrong):.2%}, unknown {self.share(self.unknown):.2%}, "
-                f"false dice {self.false}")
+                f"missed {self.share(self.missed):.2%}, false dice {self.false}")
 
 
 def score(truth: Sequence[TrueDie], readings: Sequence[DieReading], *,
@@ -73,7 +75,7 @@ def score(truth: Sequence[TrueDie], readings: Sequence[DieReading], *,
             _judge(result, truth[i], readings[k])
     for i, t in enumerate(truth):
         if i not in used_t:
-            result.unknown += 1
+            result.missed += 1
             result.misses.append(("not found", t, None))
     ignored = list(ignore)
     for k, r in enumerate(readings):

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from training.labelled import photo_folder
 from vision.calibrate import (
     CalibrationError,
     TableCalibration,
@@ -17,15 +18,14 @@ from vision.colours import DiceColours
 from vision.dicesets import dice_set
 from vision.synth import Light, Table, calibration_frame, random_light, random_table
 
-REPO = Path(__file__).resolve().parents[2]
-PHOTOS = REPO.parent / "shared" / "data" / "dice-photos"
-
 
 def photo_set(name: str) -> Path:
-    folder = PHOTOS / name
-    if not folder.is_dir():
-        pytest.skip(f"the real photos are not beside the clone ({folder})")
-    return folder
+    """One set of the labelled photos; a test that needs them fails, never skips, when
+    ../shared is not beside the checkout."""
+    try:
+        return photo_folder(name)
+    except FileNotFoundError as missing:
+        pytest.fail(str(missing))
 
 
 def calibrated_scene(seed: int, game: str, light: str

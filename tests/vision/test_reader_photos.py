@@ -6,7 +6,7 @@ import pytest
 
 from tests.vision.conftest import photo_set
 from vision.dice import DiceReader
-from vision.labelled import photos, resized
+from training.labelled import photos, resized
 from vision.scoring import Score, score
 
 

@@ -4,7 +4,7 @@ from vision.dice import DieReading
 from vision.scoring import TrueDie, score
 
 
-def test_each_die_is_right_wrong_or_unknown_and_spare_readings_are_false_dice():
+def test_each_die_is_right_wrong_unknown_or_missed_and_spare_readings_are_false_dice():
     truth = [TrueDie((0, 0, 10, 10), 2, "blue"), TrueDie((50, 0, 60, 10), 3, "red"),
              TrueDie((100, 0, 110, 10), 1, "green"), TrueDie((150, 0, 160, 10), 1)]
     readings = [DieReading("blue", 2, (1, 1, 11, 11), 0.9),
@@ -12,8 +12,8 @@ def test_each_die_is_right_wrong_or_unknown_and_spare_readings_are_false_dice():
                 DieReading("green", None, (100, 1, 110, 11), 0.3),
                 DieReading(None, 5, (300, 300, 310, 310), 0.8)]
     result = score(truth, readings)
-    assert (result.dice, result.right, result.wrong, result.unknown, result.false) == (4, 1, 1, 2,
-                                                                                       1)
+    assert (result.dice, result.right, result.wrong, result.unknown, result.missed,
+            result.false) == (4, 1, 1, 1, 1, 1)
 
 
 def test_a_reading_over_a_die_the_truth_cannot_judge_counts_neither_way():

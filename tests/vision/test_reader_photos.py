@@ -5,8 +5,8 @@ import cv2
 import pytest
 
 from tests.vision.conftest import photo_set
-from vision.dice import DiceReader
 from training.labelled import photos, resized
+from vision.dice import DiceReader
 from vision.scoring import Score, score
 
 

@@ -17,6 +17,7 @@ import hashlib
 import json
 import shutil
 import sqlite3
+import struct
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -112,6 +113,10 @@ class Store:
                              f"{self.path.parent} does not exist")
         if read_only and not self.path.is_file():
             raise StoreError(f"no store at {self.path}")
+        lost = _commits_lost_in_log(Path(f"{self.path}-wal"))
+        if lost:
+            self._damaged(f"its write-ahead log ({self.path.name}-wal) is damaged before "
+                          f"{lost} later changes, which SQLite would pass over")
         try:
             self._db = self._connect()
             self._check_is_ours()
@@ -340,6 +345,78 @@ class Store:
                                  f"longer replays: {e}") from None
         self.playing = stored.id
         return stored
+
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER, FRAME_HEADER = 32, 24
+
+
+def _commits_lost_in_log(wal: Path) -> int:
+    """How many committed changes of a write-ahead log come after a damaged frame: 0 for a
+    log that is whole, or torn only in its last change (a power cut in the middle of a write
+    that was never acknowledged).
+
+    SQLite reads a log up to its first frame whose checksum fails and passes over the rest, so
+    a damaged frame with changes committed after it would open as a shorter game, silently.
+    A change is only begun once the one before it is synced and acknowledged, so a second
+    commit after the damage means an acknowledged change would be lost. Read before SQLite
+    opens the store, which may checkpoint and remove the log.
+    """
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return 0
+    if len(data) < WAL_HEADER + FRAME_HEADER:
+        return 0
+    magic, _, page_size, _, *salts = struct.unpack(">8I", data[:WAL_HEADER])
+    frame = FRAME_HEADER + page_size
+    if magic not in WAL_MAGIC or not 512 <= page_size <= 65536 \
+            or page_size & (page_size - 1):
+        page_size = next((size for size in (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
+                          if _frame_salts(data, WAL_HEADER, size) is not None), 4096)
+        frame = FRAME_HEADER + page_size
+        header_whole = False
+    else:
+        header_whole = _checksum(data[:24], (0, 0), magic & 1) == tuple(salts[2:4])
+    salt, sums = tuple(salts[:2]), tuple(salts[2:4])
+    if not header_whole:  # SQLite reads none of the log: its frames' own salts tell its end
+        salt = struct.unpack(">2I", data[WAL_HEADER + 8:WAL_HEADER + 16])
+    at, damaged, commits_after = WAL_HEADER, not header_whole, 0
+    while at + frame <= len(data):
+        page, commit, salt_1, salt_2, sum_1, sum_2 = struct.unpack(
+            ">6I", data[at:at + FRAME_HEADER])
+        if (salt_1, salt_2) != salt:
+            # the end of this log (what follows is an earlier one's, overwritten), or a
+            # damaged frame: either way SQLite reads no further, so count what comes after
+            damaged = True
+        else:
+            if not damaged:
+                sums = _checksum(data[at + FRAME_HEADER:at + frame],
+                                 _checksum(data[at:at + 8], sums, magic & 1), magic & 1)
+                damaged = sums != (sum_1, sum_2) or page == 0
+            if damaged and commit:
+                commits_after += 1
+        at += frame
+    return commits_after if commits_after >= 2 else 0
+
+
+def _frame_salts(data: bytes, at: int, page_size: int) -> tuple[int, int] | None:
+    """The salts two frames in a row agree on, if frames are `page_size` long."""
+    second = at + FRAME_HEADER + page_size
+    if second + FRAME_HEADER > len(data):
+        return None
+    first_salts = data[at + 8:at + 16]
+    return struct.unpack(">2I", first_salts) if data[second + 8:second + 16] == first_salts \
+        else None
+
+
+def _checksum(data: bytes, sums: tuple[int, int], big_endian: int) -> tuple[int, int]:
+    """SQLite's write-ahead log checksum of `data`, carried on from `sums`."""
+    s0, s1 = sums
+    for x0, x1 in struct.iter_unpack(">2I" if big_endian else "<2I", data):
+        s0 = (s0 + x0 + s1) & 0xFFFFFFFF
+        s1 = (s1 + x1 + s0) & 0xFFFFFFFF
+    return s0, s1
 
 
 RECOVER_HINT = ("copy every intact record into a new store with `camel-companion recover "

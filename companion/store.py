@@ -5,8 +5,8 @@ rewritten, so the whole history of what was played and what was corrected surviv
 is acknowledged only once its record is committed with the write-ahead log synced to disk
 (WAL, synchronous=FULL): pull the plug at any moment and every acknowledged action is there.
 
-A store is checked whole when it opens (SQLite's own check of its pages, the records' unbroken
-numbering, and each row's digest of what it holds), so a damaged file is refused in one line
+A store is checked whole when it opens (its write-ahead log's frames, SQLite's own check of its
+pages, the records' unbroken numbering, each row's digest), so a damaged file is refused in one line
 naming what is wrong rather than served as a shorter or different game; `recover` copies
 every intact record of a damaged store into a new one.
 """
@@ -455,9 +455,12 @@ def recover(damaged: str | Path, into: str | Path) -> list[str]:
                                             "game_id, kind, position, action, at")
         finally:
             source.close()
+    lost = _commits_lost_in_log(Path(f"{damaged}-wal"))
     with Store(into) as store, store.writing():
-        return _copy_intact(store, games, records, highest) or [
+        report = _copy_intact(store, games, records, highest) or [
             f"no game of {damaged} could be read: {into} holds none"]
+    return report + ([f"its write-ahead log is damaged: the {lost} changes written after the "
+                      "damage could not be read, and are not in any game above"] if lost else [])
 
 
 def _intact_rows(db: sqlite3.Connection, table: str, key: str, columns: str

@@ -274,6 +274,9 @@ def test_a_log_damaged_before_later_changes_is_refused_not_read_short(tmp_path, 
     with pytest.raises(DamagedStore, match=r"write-ahead log .* is damaged before"):
         Store(path)
     assert wal.read_bytes() == bytes(data)
+    report = recover(path, tmp_path / "rescued.sqlite3")
+    assert report[-1].startswith("its write-ahead log is damaged: the ")
+    assert wal.read_bytes() == bytes(data)
 
 
 def test_a_log_torn_only_in_its_last_change_opens_without_it(tmp_path):

@@ -26,13 +26,17 @@ LOOK_TIME = 1.0
 """Seconds between a stream's looks at whether its page went away or came back elsewhere."""
 PAGE_ID = 64
 """Characters a page's `?page=` may have."""
+HANG_UP = "camel_companion.hang_up"
+"""Where the server puts, in each request's environ, what ends that request's connection
+(from any thread): a taken-over stream stuck writing to a dead phone is freed by it."""
 
 
 class Place:
     """One open long-lived response's place; `is_taken_over` once its page opened another."""
 
-    def __init__(self, streams: Streams, page: str | None) -> None:
-        self.streams, self.page = streams, page
+    def __init__(self, streams: Streams, page: str | None,
+                 hang_up: Callable[[], None] | None = None) -> None:
+        self.streams, self.page, self.hang_up = streams, page, hang_up
         self.is_taken_over = False
         self.is_given_back = False
 
@@ -51,16 +55,19 @@ class Streams:
         self._pages: dict[str, Place] = {}
         self._lock = threading.Lock()
 
-    def open(self, page: str | None = None) -> Place:
+    def open(self, page: str | None = None,
+             hang_up: Callable[[], None] | None = None) -> Place:
         with self._lock:
             old = self._pages.pop(page, None) if page else None
             if old is not None:
                 old.is_taken_over = True
                 self._give_back(old)
+                if old.hang_up is not None:
+                    old.hang_up()
             if self.count >= self.limit:
                 abort(429, f"too many pages are open ({self.count}): close one and reload")
             self.count += 1
-            place = Place(self, page)
+            place = Place(self, page, hang_up)
             if page:
                 self._pages[page] = place
             return place
@@ -110,7 +117,7 @@ def open_place() -> tuple[Place, Callable[[], bool]]:
                                  and page.isprintable()):
         abort(400, f'"page" must be up to {PAGE_ID} printable ASCII characters')
     streams: Streams = current_app.extensions["streams"]
-    place = streams.open(page)
+    place = streams.open(page, request.environ.get(HANG_UP))
     went_away = request.environ.get("waitress.client_disconnected", lambda: False)
     return place, lambda: place.is_taken_over or bool(went_away())
 

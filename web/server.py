@@ -18,6 +18,8 @@ from waitress import create_server
 from waitress.server import BaseWSGIServer
 from waitress.wasyncore import close_all
 
+from web.events import HANG_UP
+
 REQUEST_THREADS = 8
 """Threads kept free for ordinary requests beside the live streams."""
 CONNECTIONS = 1000
@@ -44,8 +46,9 @@ class Server:
         self.threads = streams + REQUEST_THREADS
         most = connection_limit(self.threads, connections)
         self._server = create_server(
-            app, host=host, port=port, threads=self.threads, connection_limit=most + SHED,
-            channel_timeout=IDLE_TIME, cleanup_interval=1, channel_request_lookahead=1,
+            _with_hang_up(app), host=host, port=port, threads=self.threads,
+            connection_limit=most + SHED, channel_timeout=IDLE_TIME, cleanup_interval=1,
+            channel_request_lookahead=1,
             outbuf_high_watermark=SENT_BUFFER, ident="camel-companion",
             clear_untrusted_proxy_headers=True)
         for listener in list((getattr(self._server, "map", None) or self._server._map).values()):
@@ -113,6 +116,23 @@ def connection_limit(threads: int, connections: int = CONNECTIONS) -> int:
         soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     return max(16, min(connections, soft - SHED - 2 * threads - 64))
+
+
+def _with_hang_up(app: Any) -> Any:
+    """`app`, each request's environ given what ends its connection (`HANG_UP`): the
+    connection is closed by the server's loop, which wakes a thread waiting to write to it."""
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+        if channel is not None:
+            environ[HANG_UP] = lambda: _close_soon(channel)
+        return app(environ, start_response)
+
+    return wsgi
+
+
+def _close_soon(channel: Any) -> None:
+    channel.will_close = True
+    channel.server.pull_trigger()
 
 
 def _close_the_idlest_past(listener: BaseWSGIServer, most: int) -> None:

@@ -32,6 +32,9 @@ from companion.table import Table
 
 log = logging.getLogger("camel_companion.serve")
 
+SAFE_PIN = 6
+"""Characters a PIN needs to hold against guessing at the rate wrong PINs are allowed."""
+
 
 def add_command(commands: Any) -> None:
     """Add `serve` to the CLI's subcommands."""
@@ -52,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     game_id, resumed = open_or_import(args.log, store_path)
     secrets_ = table_secrets(store_path, args.pin)
     start_logging()
+    if len(secrets_["pin"]) < SAFE_PIN:
+        log.warning("the PIN has fewer than %d characters: guessers at several addresses could "
+                    "find it in hours; leave --pin out for a six-digit one", SAFE_PIN)
     listening = Listening(args.host, args.port, secrets_["pin"], secrets_["secret_key"],
                           args.streams)
     with Table(store_path, game_id=game_id) as table, advisor(table, args.odds), \

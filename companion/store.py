@@ -183,9 +183,17 @@ class Store:
                             f"changed: {RECOVER_HINT.format(path=self.path)}")
 
     def _check_whole(self) -> None:
-        """Refuse a damaged store: SQLite's check of its pages, then the rows' own."""
+        """Refuse a damaged store: SQLite's check of its pages, then the rows' own (a schema 1
+        store read where it cannot be brought up to date has no digests)."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master "
+                                                     "WHERE type = 'table'")}
+        if "games" not in tables:
+            raise StoreError(f"{self.path} holds no game: it is an empty file")
         self._check_pages()
         self._check_numbering()
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
+        if "digest" not in columns:
+            return
         for game_id, header, created, follows, digest in self.db.execute(
                 "SELECT id, header, created, follows, digest FROM games"):
             if digest != _digest(game_id, header, created, follows):

@@ -188,6 +188,24 @@ def test_a_schema_1_store_is_brought_up_to_date_and_checked_from_then_on(tmp_pat
         Store(path)
 
 
+def test_a_schema_1_store_on_read_only_media_is_read_as_it_is(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    game = random_game(HEADERS["camelup-2014"], 3, max_actions=10)
+    with Store(path) as store:
+        store.import_game(game)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("ALTER TABLE records DROP COLUMN digest")
+        db.execute("ALTER TABLE games DROP COLUMN digest")
+        db.execute("PRAGMA user_version=1")
+    db.close()
+    with Store(path, read_only=True) as store:
+        assert store.open_game().game.actions == game.actions
+    with pytest.raises(StoreError, match="holds no game: it is an empty file"):
+        (tmp_path / "empty.sqlite3").touch()
+        Store(tmp_path / "empty.sqlite3", read_only=True)
+
+
 def test_a_full_disk_refuses_the_change_and_keeps_the_game_as_it_was(tmp_path):
     game = random_game(HEADERS["camelup-2014"], 4, max_actions=200)
     with Store(tmp_path / "full.sqlite3") as store:

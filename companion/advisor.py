@@ -4,20 +4,50 @@ Every new position the table publishes is handed to a worker process; when its o
 back they are published beside the game, unless the game has moved on meanwhile. Only the
 newest position is ever worked on: positions that came and went while the worker was busy
 are skipped, so a burst of rolls costs one computation, not one per roll.
+
+The worker is a plain Python process (`python -m companion.advisor`) fed pickled positions on
+its standard input and answering on its standard output. It loads the odds and the rules and
+nothing of the table, and hands the memory of each computation back to the system, so that
+it stays small beside the dashboard's browser on a Pi.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
-import multiprocessing
+import os
+import pickle
+import struct
+import subprocess
+import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+import traceback
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
-from companion.snapshot import Snapshot
-from companion.table import Table, TableClosed
+if TYPE_CHECKING:
+    from companion.snapshot import Snapshot
+    from companion.table import Table
 
 log = logging.getLogger(__name__)
+
+M_ARENA_MAX = -8
+"""glibc's `mallopt` setting for how many memory arenas its threads may spread over."""
+
+
+def trim_memory() -> None:
+    """Hand the memory this process has freed back to the system, where the C library is glibc
+    (which otherwise keeps it, so that a process only ever grows); elsewhere nothing."""
+    with contextlib.suppress(AttributeError, OSError, TypeError):
+        ctypes.CDLL(None).malloc_trim(0)
+
+
+def share_memory_arenas(arenas: int = 2) -> None:
+    """Have all threads started after this share `arenas` glibc memory arenas rather than one
+    each (64 MB apiece to reserve, filled in part and seldom given back); elsewhere nothing."""
+    with contextlib.suppress(AttributeError, OSError, TypeError):
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, arenas)
 
 
 def _odds_of(game: str, state: Any, races: int | None) -> dict[str, Any] | None:
@@ -26,6 +56,37 @@ def _odds_of(game: str, state: Any, races: int | None) -> dict[str, Any] | None:
 
     odds = ODDS.get(game)
     return None if odds is None else odds(state, races=RACES if races is None else races)
+
+
+def _send(stream: IO[bytes], value: Any) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    """The next value `_send` wrote; EOFError when the other end has closed."""
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError("the other end closed")
+    data = stream.read(struct.unpack("<Q", head)[0])
+    return pickle.loads(data)
+
+
+def serve_odds(requests: IO[bytes], answers: IO[bytes]) -> None:
+    """The worker: `(game, state, races)` in, `("odds", odds)` or `("error", text)` out, one
+    for one, until its requests end."""
+    while True:
+        try:
+            game, state, races = _receive(requests)
+        except EOFError:
+            return
+        try:
+            answer = ("odds", _odds_of(game, state, races))
+        except Exception:
+            answer = ("error", traceback.format_exc())
+        _send(answers, answer)
+        trim_memory()
 
 
 class Advisor:
@@ -37,8 +98,7 @@ class Advisor:
         self._newest: Snapshot | None = None
         self._wake = threading.Condition()
         self._is_closed = False
-        self._workers = ProcessPoolExecutor(max_workers=1,
-                                            mp_context=multiprocessing.get_context("spawn"))
+        self._worker: subprocess.Popen[bytes] | None = None
         self._thread = threading.Thread(target=self._loop, name="advisor", daemon=True)
         self._thread.start()
         table.when_published.append(self._on_snapshot)
@@ -58,7 +118,7 @@ class Advisor:
             self._is_closed = True
             self._wake.notify_all()
         self._thread.join()
-        self._workers.shutdown(cancel_futures=True)
+        self._stop_worker()
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         """On the table's thread: note the newest game version and return at once."""
@@ -69,6 +129,8 @@ class Advisor:
             self._wake.notify_all()
 
     def _loop(self) -> None:
+        from companion.table import TableClosed
+
         while True:
             with self._wake:
                 self._wake.wait_for(lambda: self._is_closed or self._newest is not None)
@@ -77,8 +139,7 @@ class Advisor:
                 snapshot, self._newest = self._newest, None
             assert snapshot is not None
             try:
-                odds = self._workers.submit(_odds_of, snapshot.view["game"], snapshot.state,
-                                            self.races).result()
+                odds = self._ask(snapshot.view["game"], snapshot.state)
             except Exception:
                 log.exception("the odds of game version %d could not be computed",
                               snapshot.game_version)
@@ -89,3 +150,44 @@ class Advisor:
                 self.table.publish_odds(snapshot.game_version, odds)
             except TableClosed:
                 return
+
+    def _ask(self, game: str, state: Any) -> dict[str, Any] | None:
+        """The worker's odds of `state`, starting the worker if it is not running."""
+        if self._worker is not None and self._worker.poll() is not None:
+            self._stop_worker()
+        if self._worker is None:
+            here = str(Path(__file__).resolve().parent.parent)
+            path = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
+            self._worker = subprocess.Popen([sys.executable, "-m", "companion.advisor"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            env={**os.environ, "PYTHONPATH": path})
+        assert self._worker.stdin is not None and self._worker.stdout is not None
+        try:
+            _send(self._worker.stdin, (game, state, self.races))
+            kind, answer = _receive(self._worker.stdout)
+        except (OSError, EOFError) as e:
+            self._stop_worker()
+            raise RuntimeError("the odds worker stopped") from e
+        if kind == "error":
+            raise RuntimeError(f"the odds worker failed:\n{answer}")
+        return answer
+
+    def _stop_worker(self) -> None:
+        """Close the worker's requests, so that it ends, and wait for it."""
+        worker, self._worker = self._worker, None
+        if worker is None:
+            return
+        assert worker.stdin is not None and worker.stdout is not None
+        with contextlib.suppress(OSError):
+            worker.stdin.close()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        worker.stdout.close()
+
+
+if __name__ == "__main__":
+    answers, sys.stdout = sys.stdout.buffer, sys.stderr  # a stray print must not break a reply
+    serve_odds(sys.stdin.buffer, answers)

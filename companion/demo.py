@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.advisor import share_memory_arenas, trim_memory
 from companion.buttons import PinMap
 from companion.camera import TableCamera
 from companion.errors import CompanionError
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         raise CompanionError("--speed must be above 0")
     seed = random.randrange(2 ** 31) if args.seed is None else args.seed
+    share_memory_arenas()  # the camera, the table, the server and the players each a thread
     start_logging()
     with tempfile.TemporaryDirectory(prefix="camel-companion-demo-") as folder:
         store_path = Path(folder) / "demo.sqlite3"
@@ -169,6 +171,7 @@ class DemoTable:
                     self._check_pending(snapshot)
                 else:
                     self._turn(snapshot)
+                trim_memory()  # frames drawn and read this turn, given back before the next
                 self._pause(TURN_TIME)
         except _Stopped:
             return

@@ -1,10 +1,14 @@
 """The advisor keeps the table's odds fresh from a worker process."""
 
+import json
+import subprocess
+import sys
 import time
 
 import pytest
 
 from companion.advisor import Advisor
+from companion.game import Game
 from companion.odds import odds_json
 from companion.table import Table
 from tests.play import stored_game
@@ -58,3 +62,49 @@ def test_closing_the_advisor_twice_is_safe_and_leaves_the_table_running(table):
     advisor.close()
     advisor.close()
     assert table.push(ROLL).view["odds"] is None
+
+
+def test_the_worker_answers_each_position_in_turn_until_its_requests_end():
+    import io
+
+    from companion.advisor import _receive, _send, serve_odds
+    from tests.play import HEADERS
+
+    state = Game(HEADERS["camelup-2014"]).state
+    requests = io.BytesIO()
+    _send(requests, ("camelup-2014", state, RACES))
+    _send(requests, ("last-camel", state, RACES))
+    _send(requests, ("camelup-2014", "not a state", RACES))
+    requests.seek(0)
+    answers = io.BytesIO()
+    serve_odds(requests, answers)
+    answers.seek(0)
+    assert _receive(answers) == ("odds", odds_json(state, races=RACES))
+    assert _receive(answers) == ("odds", None)
+    kind, text = _receive(answers)
+    assert kind == "error" and "Traceback" in text
+    with pytest.raises(EOFError):
+        _receive(answers)
+
+
+def test_the_worker_loads_the_odds_and_nothing_of_the_table():
+    from tests.play import HEADERS
+
+    code = ("import io, json, sys; from companion import advisor; from companion.game import Game;"
+            "r = io.BytesIO(); advisor._send(r, ('camelup-2018', Game(json.loads(sys.argv[1]))"
+            ".state, 200)); r.seek(0); advisor.serve_odds(r, io.BytesIO());"
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(HEADERS["camelup-2018"])],
+                          capture_output=True, text=True, check=True, timeout=60)
+    loaded = set(json.loads(done.stdout))
+    assert "companion.odds" in loaded
+    assert not loaded & {"companion.table", "companion.store", "sqlite3", "flask", "cv2"}
+
+
+def test_a_worker_that_dies_is_started_again_for_the_next_position(table):
+    with Advisor(table, races=RACES) as advisor:
+        odds_of(table, table.snapshot.game_version)
+        advisor._worker.kill()
+        rolled = table.push(ROLL)
+        assert odds_of(table, rolled.game_version).view["odds"] == odds_json(rolled.state,
+                                                                            races=RACES)

@@ -82,12 +82,12 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
 
     def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
         order = layout.order(cells)
-        slots = (order * racing + np.arange(racing)).ravel()
-        places.flat[:] += np.bincount(slots, np.repeat(prob, racing), racing * racing)
-        pairs[:] += np.bincount(order[:, 0] * racing + order[:, 1], prob, racing * racing)
+        for place, camel in enumerate(order):
+            places[:, place] += np.bincount(camel, prob, racing)
+        pairs[:] += np.bincount(order[0] * racing + order[1], prob, racing * racing)
         if over.any():
-            winner[:] += np.bincount(order[over, 0], prob[over], racing)
-            loser[:] += np.bincount(order[over, -1], prob[over], racing)
+            winner[:] += np.bincount(order[0][over], prob[over], racing)
+            loser[:] += np.bincount(order[-1][over], prob[over], racing)
 
     cells = layout.cells(state)
     if state.finished:
@@ -132,10 +132,9 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
             return None
         parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))
-        cells, landed = move(layout, cells[parent], camel, steps, codes=codes)
+        cells, landed, over = move(layout, cells[parent], camel, steps, codes=codes)
         if landings is not None:
             landings += np.bincount(landed, p, len(landings))
-        over = layout.finished(cells)
         if step == rolls - 1:
             settle(cells, p, over)
             return cells[~over], p[~over]
@@ -256,8 +255,9 @@ def tile_landings(state: State, owner: str,
             break
         tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
         every = np.concatenate(rows)
-        cells, _ = move(layout, cells[every], camel[every], steps[every], codes=codes, code=code)
-        going = ~layout.finished(cells)
+        cells, _, over = move(layout, cells[every], camel[every], steps[every], codes=codes,
+                              code=code)
+        going = ~over
         cells, mask, prob, tiles = _merge(cells[going], mask[every][going], p[every][going],
                                           tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
@@ -290,8 +290,8 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
                    won: np.ndarray = won, lost: np.ndarray = lost) -> None:
             if over.any():
                 order = layout.order(cells[over])
-                won += np.bincount(order[:, 0], prob[over], layout.racing)
-                lost += np.bincount(order[:, -1], prob[over], layout.racing)
+                won += np.bincount(order[0], prob[over], layout.racing)
+                lost += np.bincount(order[-1], prob[over], layout.racing)
 
         ends = _play_leg(layout, edition.dice, cells, prob, codes=no_tiles,
                          rolls=edition.dice_per_leg, settle=settle,
@@ -352,12 +352,11 @@ def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.rando
             if len(grey):
                 camel = camel.copy()
                 camel[grey] = crazy_camel_to_move(layout, cells[grey], numeral[grey, roll])
-            cells, _ = move(layout, cells, camel, steps[:, roll], codes=codes)
-            over = layout.finished(cells)
+            cells, _, over = move(layout, cells, camel, steps[:, roll], codes=codes)
             if over.any():
                 order = layout.order(cells[over])
-                winner += np.bincount(order[:, 0], minlength=layout.racing)
-                loser += np.bincount(order[:, -1], minlength=layout.racing)
+                winner += np.bincount(order[0], minlength=layout.racing)
+                loser += np.bincount(order[-1], minlength=layout.racing)
                 going = ~over
                 cells, drawn, steps, numeral = (cells[going], drawn[going], steps[going],
                                                 numeral[going])

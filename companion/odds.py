@@ -30,7 +30,15 @@ from companion.rules.camelup import (
     TilePlacement,
     legal_actions,
 )
-from companion.tracks import Layout, crazy_camel_to_move, move, target, tile_at, tile_sides
+from companion.tracks import (
+    Layout,
+    crazy_camel_forced,
+    crazy_camel_to_move,
+    move,
+    target,
+    tile_at,
+    tile_sides,
+)
 
 RACES = 10_000
 """Races simulated by default: the largest standard error of a probability is then 0.5%."""
@@ -184,9 +192,8 @@ def _outcomes(layout: Layout, faces: _Faces, cells: np.ndarray, *, mask: np.ndar
     camel = faces.camel[face]
     if faces.grey:
         grey = np.flatnonzero(camel < 0)
-        chosen = np.stack([crazy_camel_to_move(layout, cells, numeral)
-                           for numeral in range(layout.racing, layout.racing + 2)])
-        camel[grey] = chosen[faces.numeral[face[grey]] - layout.racing, parent[grey]]
+        forced = crazy_camel_forced(layout, cells)[parent[grey]]
+        camel[grey] = np.where(forced < 0, faces.numeral[face[grey]], forced)
     return parent, camel, faces.steps[face], prob[parent] * faces.chance[face], faces.bit[face]
 
 

@@ -151,21 +151,32 @@ def _count(flags: np.ndarray) -> np.ndarray:
 
 
 def crazy_camel_to_move(layout: Layout, cells: np.ndarray, numeral: np.ndarray) -> np.ndarray:
-    """Which crazy camel the grey die moves on each row (columns), by the 2018 rule.
+    """Which crazy camel the grey die moves on each row (columns), by the 2018 rule: the
+    one `crazy_camel_forced` says, or else the one whose colour the numeral shows (`numeral`
+    holds the column of that camel)."""
+    forced = crazy_camel_forced(layout, cells)
+    return np.where(forced < 0, numeral, forced).astype(np.int16)
+
+
+def crazy_camel_forced(layout: Layout, cells: np.ndarray) -> np.ndarray:
+    """The crazy camel (column) the grey die moves on each row whatever its numeral, -1 where
+    the numeral decides.
 
     If only one crazy camel carries racing camels, that one; else if one sits directly on the
-    other, the one on top; else the one whose colour the numeral shows (`numeral` holds the
-    column of that camel).
+    other, the one on top.
     """
     first, second = layout.racing, layout.racing + 1
-    racing = cells[:, : layout.racing]
 
     def carries(crazy: int) -> np.ndarray:
-        at = cells[:, crazy, None]
-        return ((racing > at) & (racing >> LEVELS == at >> LEVELS)).any(axis=1)
+        at = cells[:, crazy]
+        top = at | ((1 << LEVELS) - 1)
+        carried = np.zeros(len(cells), dtype=bool)
+        for camel in range(layout.racing):
+            carried |= (cells[:, camel] > at) & (cells[:, camel] <= top)
+        return carried
 
     carry_first, carry_second = carries(first), carries(second)
-    choice = np.where(cells[:, first] == cells[:, second] + 1, first, numeral)
-    choice = np.where(cells[:, second] == cells[:, first] + 1, second, choice)
-    choice = np.where(carry_first & ~carry_second, first, choice)
-    return np.where(carry_second & ~carry_first, second, choice).astype(np.int16)
+    forced = np.where(cells[:, first] == cells[:, second] + 1, first, -1)
+    forced = np.where(cells[:, second] == cells[:, first] + 1, second, forced)
+    forced = np.where(carry_first & ~carry_second, first, forced)
+    return np.where(carry_second & ~carry_first, second, forced).astype(np.int16)

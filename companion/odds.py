@@ -11,14 +11,14 @@ and exact whenever the race cannot outlast the current leg. Each game plugs in t
 from __future__ import annotations
 
 import functools
+import importlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from companion import cards_odds
 from companion.rules.camelup import (
     Action,
     Edition,
@@ -451,5 +451,25 @@ def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str
     }
 
 
-ODDS = {"camelup-2014": odds_json, "camelup-2018": odds_json, "camelup-cards": cards_odds.odds_json}
+ODDS_MODULES = {"camelup-2014": "companion.odds", "camelup-2018": "companion.odds",
+                "camelup-cards": "companion.cards_odds"}
+"""The module whose `odds_json` gives each game's odds; a game without odds is not listed."""
+
+
+class _Odds(Mapping[str, Callable[..., dict[str, Any]]]):
+    """Each game's `odds_json` by the game's name, its module imported the first time it is
+    asked for, so that the odds of one game do not wait for another's to load."""
+
+    def __getitem__(self, game: str) -> Callable[..., dict[str, Any]]:
+        odds: Callable[..., dict[str, Any]] = importlib.import_module(ODDS_MODULES[game]).odds_json
+        return odds
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ODDS_MODULES)
+
+    def __len__(self) -> int:
+        return len(ODDS_MODULES)
+
+
+ODDS: Mapping[str, Callable[..., dict[str, Any]]] = _Odds()
 """Each game's odds by its name; a game without odds is not listed."""

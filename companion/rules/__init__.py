@@ -7,11 +7,11 @@ the standard library and know nothing of cameras, buttons, threads or files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from companion.errors import BadHeader
-from companion.rules import camelup2014, camelup2018, cards, last_camel
 
 
 class GameRules(Protocol):
@@ -28,12 +28,27 @@ class GameRules(Protocol):
     def leg_scoring_now(self, state: Any) -> list[dict[str, Any]]: ...
 
 
-GAMES: dict[str, GameRules] = {
-    camelup2014.RULES.game: camelup2014.RULES,
-    camelup2018.RULES.game: camelup2018.RULES,
-    cards.RULES.game: cards.RULES,
-    last_camel.RULES.game: last_camel.RULES,
-}
+MODULES = {"camelup-2014": "camelup2014", "camelup-2018": "camelup2018",
+           "camelup-cards": "cards", "last-camel": "last_camel"}
+"""Each game's rules module under `companion.rules`, by the game's name."""
+
+
+class _Games(Mapping[str, GameRules]):
+    """Every game's rules by its name, each module imported the first time it is asked for, so
+    that a command on one game does not wait for the others' rules to load."""
+
+    def __getitem__(self, game: str) -> GameRules:
+        rules: GameRules = importlib.import_module(f"companion.rules.{MODULES[game]}").RULES
+        return rules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(MODULES)
+
+    def __len__(self) -> int:
+        return len(MODULES)
+
+
+GAMES: Mapping[str, GameRules] = _Games()
 
 
 def rules_for(game: Any) -> GameRules:

@@ -278,3 +278,10 @@ def test_every_command_is_listed_and_one_named_brings_only_the_module_that_adds_
     for name, (module, _) in ELSEWHERE.items():
         same_module = {n for n, (m, _) in ELSEWHERE.items() if m == module}
         assert commands_of(_parser(name)) == core | same_module
+
+
+def test_the_odds_of_one_game_load_no_other_games_rules_or_odds():
+    loaded = modules_loaded_running("odds", "examples/camelup-2018.jsonl", "--upto", "30")
+    assert "companion.rules.camelup2018" in loaded
+    assert not loaded & {"companion.rules.cards", "companion.rules.last_camel",
+                         "companion.cards_odds"}

@@ -249,24 +249,25 @@ def tile_landings(state: State, owner: str,
             break
         parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))
-        cells, mask, held = cells[parent], mask[parent] & ~bit, tiles[parent]
-        space = np.clip(target(layout, cells, camel, steps), 0, edition.spaces + 1).astype(np.int64)
-        ahead, behind = held & (1 << (2 * space)), held & (1 << (2 * space + 1))
+        held = tiles[parent]
+        space = target(layout, cells, camel, steps, rows=parent)
+        shift = 2 * np.clip(space, 0, edition.spaces + 1).astype(np.int64)
+        landings += np.bincount(shift, p * ((held >> shift) & 1), len(landings))
+        landings += np.bincount(shift + 1, p * ((held >> (shift + 1)) & 1), len(landings))
+        if step == rolls - 1:
+            break
+        ahead, behind = held & (1 << shift), held & (2 << shift)
         rest = held & ~(ahead | behind)
         rows = [np.flatnonzero(rest), np.flatnonzero(ahead), np.flatnonzero(behind)]
         code = np.concatenate([tile_at(codes, space[rows[0]]),
                                np.ones(len(rows[1]), np.int16), -np.ones(len(rows[2]), np.int16)])
-        landings += np.bincount(np.concatenate([2 * space[rows[1]], 2 * space[rows[2]] + 1]),
-                                np.concatenate([p[rows[1]], p[rows[2]]]), len(landings))
-        if step == rolls - 1:
-            break
         tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
         every = np.concatenate(rows)
-        cells, _, over = move(layout, cells[every], camel[every], steps[every], codes=codes,
-                              code=code)
+        cells, _, over = move(layout, cells[parent[every]], camel[every], steps[every],
+                              codes=codes, code=code)
         going = ~over
-        cells, mask, prob, tiles = _merge(cells[going], mask[every][going], p[every][going],
-                                          tiles[going])
+        cells, mask, prob, tiles = _merge(cells[going], (mask[parent] & ~bit)[every][going],
+                                          p[every][going], tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
             for space, code in placements}
 

@@ -95,10 +95,11 @@ def tile_sides(state: State) -> dict[int, int]:
     return {space: 1 if tile.side == forward else -1 for space, tile in state.tiles}
 
 
-def target(layout: Layout, cells: np.ndarray, camel: np.ndarray,
-           steps: np.ndarray) -> np.ndarray:
-    """The space each row's moving camel reaches before any tile acts."""
-    start = cells[np.arange(len(camel)), camel] >> LEVELS
+def target(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray, *,
+           rows: np.ndarray | None = None) -> np.ndarray:
+    """The space each moving camel reaches before any tile acts: camel i moves on row i of
+    `cells`, or on row `rows[i]` if `rows` is given."""
+    start = cells[np.arange(len(camel)) if rows is None else rows, camel] >> LEVELS
     return start - MARGIN + layout.direction[camel] * steps
 
 

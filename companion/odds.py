@@ -3,9 +3,10 @@
 Leg odds are exact: every way the dice left in the pyramid can come out (every order, every
 face, the grey die's values in both numeral colours) is gone through, but tracks that have
 become the same are merged after every roll, so a full leg takes thousands of array rows, not
-hundreds of thousands of walks. Race odds are simulated, seeded, thousands of races at once,
-and exact whenever the race cannot outlast the current leg. Each game plugs in through
-`ODDS`, keyed by the game's name, so Camel Up Cards can bring its own.
+hundreds of thousands of walks. Race odds carry on from the tracks the leg can end on: exact,
+leg after leg, for as long as a leg's rolls fit in `MOST_ROWS` rows, and beyond simulated,
+seeded, thousands of races at once. Each game plugs in through `ODDS`, keyed by the game's
+name, so Camel Up Cards can bring its own.
 """
 
 from __future__ import annotations

@@ -109,12 +109,12 @@ def tile_at(codes: np.ndarray, space: np.ndarray) -> np.ndarray:
 
 
 def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray, *,
-         codes: np.ndarray, tiles_on: np.ndarray | None = None,
+         codes: np.ndarray,
          code: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Move `camel[i]` by `steps[i]` on row i, carrying what is above it.
 
-    Tiles act on every row, or only where `tiles_on` is true (they leave the track at the end
-    of a leg); `code`, if given, is the tile each row's unit lands on, whatever `codes` say.
+    The tiles are `codes` (by space), or `code`, if given: the tile each row's unit lands on,
+    whatever `codes` say.
     Returns the new cells; per row, the space of the tile the unit landed on (0 where it
     landed on none), so callers can pay the tile's owner; and whether the unit crossed the
     finish line, either way (only a unit moved can have crossed it).
@@ -127,8 +127,6 @@ def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray
     reached = space + ahead * steps
     if code is None:
         code = codes[reached]
-    if tiles_on is not None:
-        code = np.where(tiles_on, code, 0)
     final = reached + ahead * code
     there = (spaces == final[:, None]) & ~movers
     under = code < 0

@@ -67,7 +67,7 @@ def add_command(commands: Any) -> None:
     demo.add_argument("--speed", type=float, default=1.0,
                       help="how fast the table plays: 2 is twice as fast (default 1)")
     add_listening_options(demo)
-    demo.add_argument("--pin", default="1234", help="the table's PIN (default 1234)")
+    demo.add_argument("--pin", default="123456", help="the table's PIN (default 123456)")
     demo.add_argument("--seed", type=int, help="the same seed plays the same table")
     demo.add_argument("--no-odds", dest="odds", action="store_false",
                       help="play without odds and advice")

@@ -58,7 +58,7 @@ def test_the_demo_command_serves_the_game_it_plays_and_stops_on_sigterm():
         first = demo.stdout.readline()
         second = demo.stdout.readline()
         assert "a demo game of camelup-2018 for 4 players (seed 7)" in first
-        assert "the table's PIN is 1234" in second
+        assert "the table's PIN is 123456" in second
         url = second.split("open ")[1].split(" ")[0]
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:

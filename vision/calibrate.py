@@ -15,10 +15,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.aruco import detect_markers
 from vision.colours import DiceColours, colour_distance, colour_feature
 from vision.dice import DiceReader
 from vision.dicesets import DiceSet
-from vision.markers import MARKER_DICTIONARY, MARKER_IDS
+from vision.markers import MARKER_IDS
 from vision.table import TableLayout
 
 
@@ -26,16 +27,10 @@ class CalibrationError(ValueError):
     """Calibration could not be done; the message says what to do."""
 
 
-@functools.cache
-def _aruco() -> cv2.aruco.ArucoDetector:
-    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
-    return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-
-
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    corners, ids, _ = _aruco().detectMarkers(gray)
+    corners, ids = detect_markers(gray)
     found = {}
     if ids is not None:
         for quad, marker_id in zip(corners, ids.ravel(), strict=True):

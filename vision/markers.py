@@ -13,7 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
+from vision.aruco import marker_image
+
 MARKER_IDS = (0, 1, 2, 3)
 _DPI = 300
 _A4_MM = (210.0, 297.0)
@@ -25,15 +26,13 @@ def marker_sheet(marker_mm: float = 30.0) -> np.ndarray:
     px_per_mm = _DPI / 25.4
     width, height = (round(d * px_per_mm) for d in _A4_MM)
     page = np.full((height, width), 255, np.uint8)
-    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
     side = round(marker_mm * px_per_mm)
     cell_w, cell_h = width // 2, height // 2
     for k, marker_id in enumerate(MARKER_IDS):
         cx = cell_w // 2 + (k % 2) * cell_w
         cy = cell_h // 2 + (k // 2) * cell_h
         x0, y0 = cx - side // 2, cy - side // 2
-        page[y0:y0 + side, x0:x0 + side] = cv2.aruco.generateImageMarker(dictionary, marker_id,
-                                                                         side)
+        page[y0:y0 + side, x0:x0 + side] = marker_image(marker_id, side)
         margin = int(6 * px_per_mm)
         cv2.rectangle(page, (x0 - margin, y0 - margin), (x0 + side + margin, y0 + side + margin),
                       180, 2)

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.aruco import marker_image
 from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
-from vision.markers import MARKER_DICTIONARY, MARKER_IDS
+from vision.markers import MARKER_IDS
 from vision.table import TableLayout
 
 #: pip layouts on a face, as (column, row) cells of a 3x3 grid
@@ -503,11 +504,10 @@ def _table_texture(table: Table, rng: np.random.Generator
     for k, shade in enumerate((150, 175, 200, 125)):
         tri = np.array([pyramid[k], pyramid[(k + 1) % 4], apex], np.int32)
         cv2.fillPoly(tex, [tri], (int(shade * 0.8), int(shade * 0.95), shade))
-    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
     side = int(layout.marker_size * ppm)
     border = int(6 * ppm)
     for marker_id, (mx, my) in zip(MARKER_IDS, layout.markers, strict=True):
-        img = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
+        img = marker_image(marker_id, side)
         px, py = to_px(mx, my)
         cv2.rectangle(tex, (px - side // 2 - border, py - side // 2 - border),
                       (px + side // 2 + border, py + side // 2 + border), (245, 245, 245), -1)

@@ -1,4 +1,5 @@
-"""The marker sheet: four markers a camera finds, at their true size on A4, as PNG or PDF."""
+"""The marker sheet: four markers a camera finds, at their true size on A4, as PNG or PDF;
+markers drawn and found with whichever ArUco API the OpenCV at hand has (4.6 or 4.7+)."""
 
 import re
 import zlib
@@ -6,6 +7,7 @@ import zlib
 import cv2
 import numpy as np
 
+from vision.aruco import detect_markers, marker_image
 from vision.calibrate import find_markers
 from vision.markers import marker_sheet, write_sheet
 
@@ -39,3 +41,17 @@ def test_the_png_reads_back_as_the_sheet(tmp_path):
     path = tmp_path / "markers.png"
     write_sheet(path, 30.0)
     assert np.array_equal(cv2.imread(str(path), cv2.IMREAD_GRAYSCALE), marker_sheet(30.0))
+
+
+def test_a_marker_drawn_is_found_with_its_id_at_its_corners():
+    page = np.full((300, 300), 255, np.uint8)
+    page[90:210, 60:180] = marker_image(2, 120)
+    corners, ids = detect_markers(page)
+    assert ids.ravel().tolist() == [2]
+    quad = corners[0].reshape(4, 2)
+    assert np.abs(quad - [[60, 90], [180, 90], [180, 210], [60, 210]]).max() <= 1.5
+
+
+def test_a_page_without_markers_finds_none():
+    corners, ids = detect_markers(np.full((200, 200), 255, np.uint8))
+    assert corners == [] and ids is None

@@ -24,6 +24,8 @@ SOURCE_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 PACKAGES=(python3-venv python3-picamera2 python3-opencv python3-numpy python3-lgpio
           python3-gpiozero git rsync)
 KIOSK_PACKAGES=(cage chromium)
+# The oldest OpenCV the program runs on (vision/aruco.py): Raspberry Pi OS Bookworm's.
+OLDEST_OPENCV=4.6
 
 say() { printf 'camel-companion: %s\n' "$*"; }
 fail() { printf 'camel-companion: %s\n' "$1" >&2; exit "${2:-1}"; }
@@ -67,6 +69,19 @@ install_packages() {
     apt-get update -qq
     # No recommends: python3-picamera2's would bring a whole Qt and OpenGL preview stack.
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# The distribution's OpenCV must be one the program runs on; an older OS is refused in one line.
+check_opencv() {
+    local version
+    version=$(dpkg-query -W -f='${Version}' python3-opencv 2>/dev/null) \
+        || fail "python3-opencv is not installed: sudo apt install python3-opencv"
+    version=${version#*:}
+    version=${version%%[+~-]*}
+    dpkg --compare-versions "$version" ge "$OLDEST_OPENCV" \
+        || fail "this OS has OpenCV $version and camel-companion needs $OLDEST_OPENCV or newer: \
+put Raspberry Pi OS Bookworm (Debian 12) or later on the card" 2
+    say "OpenCV: $version"
 }
 
 ensure_group() {
@@ -228,6 +243,7 @@ print_address() {
 }
 
 install_packages
+check_opencv
 ensure_group video
 ensure_group gpio
 ensure_user "$SERVICE_USER" "/var/lib/$SERVICE_USER" video gpio

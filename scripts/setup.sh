@@ -4,7 +4,9 @@
 # NumPy and OpenCV come from PyPI here (the "opencv" extra); a Pi uses its distribution's.
 # With "test", Debian's Chromium is installed too: the browser tests drive it through
 # Playwright, whose own browser download is never used. So is Debian's systemd where
-# systemd-analyze is missing: the tests check the Pi's service units with it.
+# systemd-analyze is missing: the tests check the Pi's service units with it. And with "test",
+# .venv-debian sees Debian's own python3-opencv and python3-numpy (installed with apt when
+# missing), the versions a Raspberry Pi runs: scripts/test.sh runs the Pi's tests with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +31,15 @@ fi
 if [ "${1:-}" = test ] && ! command -v systemd-analyze >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd
+fi
+if [ "${1:-}" = test ]; then
+    if ! /usr/bin/python3 -c 'import cv2, numpy, ensurepip, venv' 2>/dev/null; then
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-opencv \
+            python3-numpy python3-venv
+    fi
+    if [ ! -x .venv-debian/bin/python ]; then
+        /usr/bin/python3 -m venv --system-site-packages .venv-debian
+    fi
+    .venv-debian/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 fi

@@ -123,6 +123,39 @@ def test_install_script_is_valid_bash():
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def check_opencv(version: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """The install script's OpenCV check, run alone against a dpkg that reports `version` as
+    python3-opencv's."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "dpkg-query"
+    fake.write_text(f"#!/bin/sh\nprintf '%s' '{version}'\n")
+    fake.chmod(0o755)
+    script = INSTALL.read_text()
+    pieces = [re.search(r"^OLDEST_OPENCV=.*$", script, re.M)[0],
+              re.search(r"^say\(\).*$", script, re.M)[0],
+              re.search(r"^fail\(\).*$", script, re.M)[0],
+              re.search(r"^check_opencv\(\) \{.*?^\}$", script, re.M | re.S)[0],
+              "check_opencv"]
+    return subprocess.run(["bash", "-c", "\n".join(pieces)], capture_output=True, text=True,
+                          check=False, env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+
+
+@pytest.mark.skipif(shutil.which("dpkg") is None, reason="needs dpkg (Debian)")
+def test_install_script_takes_opencv_4_6_and_newer(tmp_path):
+    done = check_opencv("4.6.0+dfsg-12", tmp_path)
+    assert (done.returncode, done.stdout) == (0, "camel-companion: OpenCV: 4.6.0\n")
+
+
+@pytest.mark.skipif(shutil.which("dpkg") is None, reason="needs dpkg (Debian)")
+def test_install_script_refuses_an_older_opencv_in_one_line(tmp_path):
+    done = check_opencv("4.5.1+dfsg-5", tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == ("camel-companion: this OS has OpenCV 4.5.1 and camel-companion needs "
+                           "4.6 or newer: put Raspberry Pi OS Bookworm (Debian 12) or later on "
+                           "the card\n")
+
+
 def test_config_txt_pulls_up_exactly_the_button_pins():
     assert pins(CONFIG_TXT, "ip,pu") == set(PIN_MAP.buttons.values())
 

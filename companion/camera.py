@@ -4,10 +4,14 @@ The camera runs on a thread of its own and never touches the game: every die tha
 rest is handed to the table as a `Seen` command, which decides what it means. The camera
 failing never stops the game. A source that cannot be opened, gives no frame or raises is
 closed, the pages are told the camera is off, and it is opened again every `reopen_time`
-seconds until it gives frames again. A thread stuck inside the camera's driver cannot be
-stopped in Python, so the table's heartbeat (`watch`) notices a camera that has given nothing
-for `stall_time` seconds and starts a fresh thread; the stuck one ends unheard if it ever
-returns.
+seconds until it gives frames again.
+
+Some failures only a new process mends: a camera that opens but fails `give_up_after` times
+in a row, or a thread stuck inside the camera's driver past every timeout (it cannot be
+stopped in Python, and a second thread could not open the camera it holds). The table's
+heartbeat (`watch`) notices a camera that has given no sign for `stall_time` seconds. Either
+way the camera is given up on (`has_failed`) and `when_failed` is called: `run` then exits
+non-zero, and systemd starts the service again.
 
 Frames are kept only as the latest one and turned into JPEG only when a page asks, once per
 frame, so a table nobody is watching pays nothing for the view.
@@ -36,7 +40,10 @@ M_MMAP_THRESHOLD = -3
 REOPEN_TIME = 3.0
 """Seconds between tries to open a camera that is off."""
 STALL_TIME = 10.0
-"""Seconds without a frame after which a camera's thread is taken to be stuck."""
+"""Seconds without a sign from the camera's thread after which it is taken to be stuck."""
+GIVE_UP_AFTER = 10
+"""Failures in a row of a camera that opened after which it is given up on: about 50 s of a
+Pi camera timing out, so systemd's restarts stay well under its limit of five in 2 minutes."""
 
 GREEN = (60, 200, 60)
 AMBER = (0, 170, 250)
@@ -56,14 +63,20 @@ class TableCamera:
 
     def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[str], Any], *,
                  pace: bool = False, reopen_time: float = REOPEN_TIME,
-                 stall_time: float = STALL_TIME) -> None:
+                 stall_time: float = STALL_TIME, give_up_after: int = GIVE_UP_AFTER) -> None:
         self.open_source = open_source
         self.make_settler = make_settler
         self.pace = pace
         self.reopen_time = reopen_time
         self.stall_time = stall_time
+        self.give_up_after = give_up_after
         self.is_on = False
         """Whether frames are coming in now; read by the table for its pages."""
+        self.has_failed = False
+        """Whether the camera was given up on: only a new process can open it again."""
+        self.when_failed: list[Callable[[str], None]] = []
+        """Called with why, once, when the camera is given up on."""
+        self._failures = 0
         self.source: Any = None
         """The frame source open now (calibration measures a Pi camera through it)."""
         self.table: Table | None = None
@@ -98,7 +111,8 @@ class TableCamera:
         if self.table is not None and self.watch in self.table.heartbeat:
             self.table.heartbeat.remove(self.watch)
         thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
+        if thread is not None and thread is not threading.current_thread() \
+                and not self.has_failed:
             thread.join(self.stall_time)
         with self._frames:
             self._frames.notify_all()
@@ -108,14 +122,17 @@ class TableCamera:
         self.make_settler = make_settler
         self._settler = None
 
+    @property
+    def is_alive(self) -> bool:
+        """Whether the camera's thread still answers (with frames or without): what the
+        service's watchdog asks of it."""
+        return not self.has_failed and (self._stopping.is_set()
+                                        or time.monotonic() - self._last_sign < self.stall_time)
+
     def watch(self) -> None:
-        """The table's heartbeat: replace a thread stuck in the camera for `stall_time`."""
-        if self._stopping.is_set() or time.monotonic() - self._last_sign < self.stall_time:
-            return
-        log.warning("the camera gave nothing for %.0f s: starting its thread again",
-                    self.stall_time)
-        self._went_off("the camera stopped answering; trying it again")
-        self._start()
+        """The table's heartbeat: give up on a camera whose thread is stuck for `stall_time`."""
+        if not self._stopping.is_set() and not self.has_failed and not self.is_alive:
+            self._fail(f"the camera gave no sign for {self.stall_time:g} s")
 
     def latest(self) -> tuple[int, Any] | None:
         """The latest frame as it came (a BGR array) with its number, for calibration."""
@@ -166,10 +183,15 @@ class TableCamera:
                 if frame is None:
                     _close(source)
                     source = self.source = None
+                    self._failures += 1
+                    if self._failures >= self.give_up_after:
+                        self._fail(f"the camera failed {self._failures} times in a row")
+                        return
                     self._went_off("the camera gives no picture: log rolls by hand; it is "
                                    "tried again every few seconds")
                     self._stopping.wait(self.reopen_time)
                     continue
+                self._failures = 0
                 started = self._wait_for(frame.time, started)
                 self._look(frame)
                 self._went_on()
@@ -221,6 +243,15 @@ class TableCamera:
             self.table.submit(Seen(reading))
         except TableClosed:
             self._stopping.set()
+
+    def _fail(self, why: str) -> None:
+        """Give the camera up: its thread ends, and `when_failed` hears why."""
+        self.has_failed = True
+        self._generation += 1
+        log.error("%s: giving the camera up", why)
+        self._went_off(f"{why}: the camera is given up until the table starts again")
+        for callback in list(self.when_failed):
+            callback(why)
 
     def _went_on(self) -> None:
         if not self.is_on:

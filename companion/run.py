@@ -8,8 +8,10 @@ every game, correction and camera reading is kept. A store with no game yet star
 configured first game; players start the next ones from the dashboard.
 
 Neither a missing camera nor a panel that cannot be opened stops the table: the dashboard
-says so, and phones log what they cannot. The service is ready for systemd once the
-dashboard listens, and its watchdog is fed by the table's own heartbeat.
+says so, and phones log what they cannot. A camera given up on (its driver stuck) does: run
+exits with status 1 and systemd starts it again. The service is ready for systemd once the
+dashboard listens, and its watchdog is fed by the table's own heartbeat while the dashboard
+answers and the camera's thread is alive.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import contextlib
 import logging
 import os
 import random
+import sys
+import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -39,7 +43,7 @@ from companion.hosting import (
 from companion.newgame import new_header
 from companion.readings import CONFIDENT
 from companion.serve import table_secrets
-from companion.service import Watchdog, notify
+from companion.service import Watchdog, answers_http, notify
 from companion.table import Table
 
 log = logging.getLogger("camel_companion.run")
@@ -182,6 +186,10 @@ def run(args: argparse.Namespace) -> int:
         with _camera(table, settings, calibrator) as camera, \
                 _panel(table, settings), advisor(table, settings.odds), \
                 dashboard(table, listening, {"CALIBRATOR": calibrator}) as server:
+            watchdog.checks.append(lambda: answers_http(settings.host, server.port))
+            if camera is not None:
+                watchdog.checks.append(
+                    lambda: None if camera.is_alive else "the camera stopped answering")
             url = address(settings.host, server.port)
             view = table.snapshot.view
             print(f"camel-companion: game of {view['game']} with "
@@ -195,6 +203,10 @@ def run(args: argparse.Namespace) -> int:
             notify(f"READY=1\nSTATUS=serving {url}")
             serve_until_stopped(table, server, on_stop=lambda: notify("STOPPING=1"))
     print("camel-companion: stopped; every action is in the store", flush=True)
+    if calibrator.camera is not None and calibrator.camera.has_failed:
+        print("camel-companion: the camera was given up on: exiting with status 1, for systemd "
+              "to start the service again", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 
@@ -213,8 +225,12 @@ def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
         return contextlib.nullcontext()
     from companion.camera import TableCamera
 
-    calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler)
-    return calibrator.camera.attach(table)
+    camera = calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler)
+    # A camera given up on ends the table, and run exits non-zero: only a new process can
+    # open a Pi camera whose driver stopped answering.
+    camera.when_failed.append(lambda why: threading.Thread(
+        target=table.close, name="camera-given-up", daemon=True).start())
+    return camera.attach(table)
 
 
 def _panel(table: Table, settings: TableConfig) -> Any:

@@ -1,9 +1,9 @@
 """Talking to systemd: ready, status and the watchdog, with no package beyond the standard
 library (the sd_notify protocol is one datagram on a Unix socket).
 
-The watchdog is fed from the table's heartbeat, so systemd restarts the service only when the
-one thread that owns the game stops answering; a camera that is missing or stuck is the
-camera's business (companion.camera), never a reason to restart.
+The watchdog is fed from the table's heartbeat while the dashboard answers and the camera's
+thread is alive, so systemd restarts the service when the thread that owns the game, the web
+server or the camera's thread stops answering; a camera that is missing is not a reason.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable, Sequence
 
 log = logging.getLogger(__name__)
 
@@ -38,23 +39,51 @@ def notify(message: str) -> bool:
 
 
 class Watchdog:
-    """Feeds systemd's watchdog at half its interval, when called from the table's heartbeat.
+    """Feeds systemd's watchdog at half its interval, when called from the table's heartbeat
+    (so only while the table's thread answers) and only while each of `checks` finds what it
+    watches alive: a check returns None, or why not.
 
     `interval` is the watchdog's time in seconds: from $WATCHDOG_USEC when systemd set it for
     this process, else None and feeding does nothing.
     """
 
-    def __init__(self, interval: float | None = None) -> None:
+    def __init__(self, interval: float | None = None, *,
+                 checks: Sequence[Callable[[], str | None]] = ()) -> None:
         self.interval = watchdog_interval() if interval is None else interval
+        self.checks = list(checks)
         self._fed = 0.0
+        self._starved_for: str | None = None
 
     def feed(self) -> None:
         if not self.interval:
             return
         now = time.monotonic()
-        if now - self._fed >= self.interval / 2:
-            notify("WATCHDOG=1")
-            self._fed = now
+        if now - self._fed < self.interval / 2:
+            return
+        why = next((why for check in self.checks if (why := check()) is not None), None)
+        if why is not None:
+            if why != self._starved_for:
+                log.error("systemd's watchdog is not fed, so it restarts the service: %s", why)
+            self._starved_for = why
+            return
+        self._starved_for = None
+        notify("WATCHDOG=1")
+        self._fed = now
+
+
+def answers_http(host: str, port: int, timeout: float = 2.0) -> str | None:
+    """None when the web server listening on `host`:`port` answers a request within `timeout`
+    seconds, else why not: the watchdog's check of the dashboard."""
+    host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(b"HEAD /api/state HTTP/1.0\r\n\r\n")
+            answer = sock.recv(5)
+    except OSError as e:
+        return f"the dashboard does not answer ({e})"
+    if answer != b"HTTP/":
+        return "the dashboard's answer is not HTTP"
+    return None
 
 
 def watchdog_interval() -> float | None:

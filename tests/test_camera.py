@@ -1,8 +1,10 @@
 """The table's camera: settled dice become rolls through the table; a camera that fails, is
 unplugged or hangs never stops the game and comes back by itself."""
 
+import sys
 import threading
 import time
+import types
 
 import pytest
 
@@ -11,6 +13,7 @@ from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
 from vision.cards import CardReading
 from vision.settle import Settler
+from vision.sources import Picamera2Source
 from vision.stage import Stage
 
 WAIT = 60.0
@@ -47,6 +50,14 @@ def wait_until(table, done, timeout=WAIT):
                           f"the readings {snapshot.view['readings']}")
         snapshot = table.wait_for_snapshot(snapshot.version, left) or table.snapshot
     return snapshot
+
+
+def eventually(condition, timeout=WAIT):
+    """Wait until `condition()` holds, something the camera does without a new snapshot."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.02)
 
 
 def rolled(snapshot):
@@ -116,7 +127,7 @@ def test_an_unplugged_camera_is_off_the_game_goes_on_and_it_comes_back(table,
 
 
 class Stuck:
-    """A source whose driver never returns from its first read."""
+    """A source whose driver never returns from its first read, past every timeout."""
 
     def __init__(self):
         self.release = threading.Event()
@@ -128,24 +139,117 @@ class Stuck:
         pass
 
 
-def test_a_camera_stuck_in_its_driver_is_replaced_by_the_table_heartbeat(table,
-                                                                         stage, settler):
+def test_a_camera_stuck_in_its_driver_is_given_up_for_the_service_to_start_again(table):
     stuck = Stuck()
-    opened = []
+    opened, failed = [], []
 
     def open_source():
-        opened.append(stuck if not opened else stage)
-        return opened[-1]
+        opened.append(stuck)
+        return stuck
 
-    with TableCamera(open_source, settler, stall_time=1.0).attach(table) as camera:
-        threads = wait_until(table, lambda s: s.view["camera"]["on"])
-        assert threads.view["notice"]["text"] == "the camera is on"
-        assert sum(t.name.startswith("camera-") for t in threading.enumerate()) >= 2
-        thrown = stage.throw("yellow")
-        after = wait_until(table, rolled)
-        assert rolled(after)[0]["die"] == "yellow" and rolled(after)[0]["value"] == thrown.value
+    with TableCamera(open_source, lambda game: None, stall_time=0.5).attach(table) as camera:
+        camera.when_failed.append(failed.append)
+        assert camera.is_alive
+        eventually(lambda: failed)
+        assert failed == ["the camera gave no sign for 0.5 s"]
+        assert (camera.has_failed, camera.is_alive, camera.is_on) == (True, False, False)
+        assert opened == [stuck]                 # never a second camera beside the stuck one
+        played = table.act({"action": "leg_bet", "camel": "blue"})
+        assert played.view["history"][-1]["action"]["player"] == "Ann"
         stuck.release.set()
-        camera.close()
+
+
+class StandInPicamera2:
+    """picamera2.Picamera2 as a Pi's camera behaves when it goes wrong: each frame asked for
+    follows `plan` ("frame": the stage's next frame; "hang": none within the timeout; "fail":
+    the driver raises), frames once the plan is done; and like libcamera it refuses to open a
+    camera that another Picamera2 still holds."""
+
+    plan: list[str]
+    stage: Stage
+    held: list["StandInPicamera2"]
+    log: list[str]
+
+    def __init__(self, number):
+        if StandInPicamera2.held:
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
+        StandInPicamera2.held.append(self)
+        self.log.append("open")
+
+    def create_video_configuration(self, main, controls):
+        return {"main": main, "controls": controls}
+
+    def configure(self, config):
+        pass
+
+    def start(self):
+        pass
+
+    def capture_array(self, name, wait):
+        return name
+
+    def wait(self, job, timeout):
+        step = self.plan.pop(0) if self.plan else "frame"
+        self.log.append(step)
+        if step == "hang":
+            threading.Event().wait(timeout)
+            raise TimeoutError
+        if step == "fail":
+            raise RuntimeError("Camera frontend has timed out!")
+        return self.stage.read().image
+
+    def cancel_all_and_flush(self):
+        self.log.append("cancel")
+
+    def stop(self):
+        pass
+
+    def close(self):
+        self.log.append("close")
+        StandInPicamera2.held.remove(self)
+
+
+@pytest.fixture
+def picamera2(monkeypatch, stage):
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = StandInPicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    StandInPicamera2.plan, StandInPicamera2.stage = [], stage
+    StandInPicamera2.held, StandInPicamera2.log = [], []
+    return StandInPicamera2
+
+
+def pi_camera(stage):
+    height, width = stage.read().image.shape[:2]
+    return lambda: Picamera2Source(size=(width, height), frame_timeout=0.05)
+
+
+def test_a_pi_camera_that_hangs_and_fails_is_closed_opened_again_and_comes_back(
+        table, stage, settler, picamera2):
+    picamera2.plan = ["frame", "frame", "hang", "fail", "hang"]
+    with TableCamera(pi_camera(stage), settler, reopen_time=0.05,
+                     give_up_after=5).attach(table) as camera:
+        wait_until(table, lambda s: picamera2.plan == [] and s.view["camera"]["on"])
+        thrown = stage.throw("orange")
+        after = wait_until(table, rolled)
+        assert rolled(after)[0]["die"] == "orange" and rolled(after)[0]["value"] == thrown.value
+        assert (camera.has_failed, camera.is_alive) == (False, True)
+    assert picamera2.log[:12] == ["open", "frame", "frame", "hang", "cancel", "close",
+                                  "open", "fail", "close", "open", "hang", "cancel"]
+    assert picamera2.held == []
+
+
+def test_a_pi_camera_that_keeps_failing_is_given_up_after_so_many_tries(table, stage,
+                                                                        picamera2):
+    picamera2.plan = ["hang", "fail"] * 10
+    failed = []
+    with TableCamera(pi_camera(stage), lambda game: None, reopen_time=0.05,
+                     give_up_after=3).attach(table) as camera:
+        camera.when_failed.append(failed.append)
+        eventually(lambda: failed)
+        assert failed == ["the camera failed 3 times in a row"]
+        assert (camera.has_failed, camera.is_alive) == (True, False)
+        assert picamera2.log.count("open") == 3 and picamera2.held == []
 
 
 def test_a_reading_the_game_cannot_take_is_a_warning_and_never_applied(tmp_path,

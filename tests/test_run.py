@@ -1,12 +1,14 @@
 """`camel-companion run`: the table as the Pi's service starts it, told to systemd, and carried
 on exactly where it was after the process is killed outright."""
 
+import http.server
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -15,6 +17,7 @@ import cv2
 import pytest
 
 from companion.run import TableConfig
+from companion.service import Watchdog, answers_http
 from companion.store import Store
 from vision.calibrate import calibrate_table, learn_colours
 from vision.config import calibration_toml
@@ -182,3 +185,95 @@ def test_a_bad_configuration_exits_2_in_one_line_so_systemd_does_not_retry(tmp_p
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         f"camel-companion: {path}: [table] port must be a whole number, not 'x'"]
+
+
+STUCK_PICAMERA2 = '''
+import threading
+
+
+class Picamera2:
+    """A Pi camera whose driver stops answering after its first frame, past every timeout."""
+
+    def __init__(self, number):
+        self.frames = 0
+
+    def create_video_configuration(self, main, controls):
+        return {"main": main}
+
+    def configure(self, config):
+        self.size = config["main"]["size"]
+
+    def start(self):
+        pass
+
+    def capture_array(self, name, wait):
+        return name
+
+    def wait(self, job, timeout):
+        import numpy
+        self.frames += 1
+        if self.frames > 1:
+            threading.Event().wait()
+        return numpy.zeros((self.size[1], self.size[0], 3), numpy.uint8)
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+'''
+
+
+def test_a_pi_camera_stuck_in_its_driver_ends_the_service_with_status_1(tmp_path):
+    (tmp_path / "pi").mkdir()
+    (tmp_path / "pi" / "picamera2.py").write_text(STUCK_PICAMERA2)
+    path = tmp_path / "camel-companion.toml"
+    path.write_text(f'[table]\nport = 0\nhost = "127.0.0.1"\npin = "{PIN}"\nbuttons = ""\n'
+                    'odds = false\n[vision.source]\nkind = "picamera2"\nsize = [64, 48]\n')
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--config", str(path)],
+                          check=False, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "STATE_DIRECTORY": str(tmp_path / "state"),
+                               "PYTHONPATH": os.pathsep.join([str(tmp_path / "pi"),
+                                                              os.environ.get("PYTHONPATH", ""),
+                                                              str(Path(__file__).parents[1])])})
+    assert done.returncode == 1, done.stderr
+    assert time.monotonic() - started < 30
+    assert "the camera gave no sign for 10 s: giving the camera up" in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "camel-companion: the camera was given up on: exiting with status 1, for systemd to "
+        "start the service again")
+    assert "every action is in the store" in done.stdout
+
+
+def test_the_watchdog_is_fed_only_while_every_part_answers(tmp_path, monkeypatch):
+    path = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(path)
+    listener.setblocking(False)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    camera = ["the camera stopped answering"]
+    watchdog = Watchdog(0.001, checks=[lambda: None, lambda: camera[0]])
+    watchdog.feed()
+    with pytest.raises(BlockingIOError):
+        listener.recv(64)
+    camera[0] = None
+    watchdog.feed()
+    assert listener.recv(64) == b"WATCHDOG=1"
+    listener.close()
+
+
+def test_the_dashboard_check_asks_the_server_for_an_answer():
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        assert answers_http("127.0.0.1", port, timeout=0.2) == (
+            "the dashboard does not answer (timed out)")
+    assert answers_http("127.0.0.1", port, timeout=0.2).startswith(
+        "the dashboard does not answer ([Errno 111]")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        assert answers_http("0.0.0.0", server.server_address[1]) is None
+    finally:
+        server.shutdown()
+        server.server_close()

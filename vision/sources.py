@@ -8,6 +8,7 @@ anywhere. Only `Picamera2Source` touches `picamera2`, and only once it is opened
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -18,10 +19,16 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+FRAME_TIMEOUT = 2.0
+"""Seconds the Pi camera may take over one frame before it is taken to be stuck."""
 
 
 class SourceError(RuntimeError):
     """A frame source cannot be opened or read; the message says which and why."""
+
+
+class SourceTimeout(SourceError):
+    """A source gave no frame in time; it has been closed, and must be opened again."""
 
 
 @dataclass(frozen=True)
@@ -86,10 +93,15 @@ class Picamera2Source(FrameSource):
     values (AeEnable and AwbEnable off, ExposureTime, AnalogueGain and ColourGains set), so a
     die's colour does not drift as players lean over the table; without them the camera runs
     automatic, as it must while calibrating (see `measure`).
+
+    A frame that does not come within `frame_timeout` seconds (a loose cable, a driver that
+    stopped answering) cancels what the camera was doing, closes it and raises
+    `SourceTimeout`: the camera is free for the next `Picamera2Source` to open.
     """
 
     def __init__(self, *, size: tuple[int, int] = (640, 480), fps: float = 30.0,
-                 settings: CameraSettings | None = None, camera: int = 0) -> None:
+                 settings: CameraSettings | None = None, camera: int = 0,
+                 frame_timeout: float = FRAME_TIMEOUT) -> None:
         try:
             from picamera2 import Picamera2
         except ImportError:
@@ -98,6 +110,7 @@ class Picamera2Source(FrameSource):
                               "environment with --system-site-packages") from None
         self._camera = None
         self._count = 0
+        self.frame_timeout = frame_timeout
         try:
             self._camera = Picamera2(camera)
             controls: dict[str, Any] = {"FrameDurationLimits": (int(1e6 / fps),) * 2}
@@ -117,7 +130,13 @@ class Picamera2Source(FrameSource):
     def read(self) -> Frame | None:
         if self._camera is None:
             return None
-        image = self._camera.capture_array("main")
+        job = self._camera.capture_array("main", wait=False)
+        try:
+            image = self._camera.wait(job, timeout=self.frame_timeout)
+        except TimeoutError:
+            self._abandon()
+            raise SourceTimeout(f"the Pi camera gave no frame in {self.frame_timeout:g} s; "
+                                "it was closed") from None
         self._count += 1
         return Frame(np.ascontiguousarray(image[..., :3]), time.monotonic(), self._count - 1)
 
@@ -139,6 +158,13 @@ class Picamera2Source(FrameSource):
                 camera.stop()
             finally:
                 camera.close()
+
+    def _abandon(self) -> None:
+        """Drop the frame asked for and close the camera, whatever state it is in."""
+        if self._camera is not None:
+            with contextlib.suppress(Exception):
+                self._camera.cancel_all_and_flush()
+        self.close()
 
 
 class VideoSource(FrameSource):
@@ -235,7 +261,8 @@ def open_source(config: Mapping[str, Any], *, game: str = "camelup-2014",
     fps = float(config.get("fps", 30.0))
     if kind == "picamera2":
         return Picamera2Source(size=size, fps=fps, settings=camera,
-                               camera=int(config.get("camera", 0)))
+                               camera=int(config.get("camera", 0)),
+                               frame_timeout=float(config.get("frame_timeout", FRAME_TIMEOUT)))
     if kind == "video":
         device = config.get("device", 0)
         return VideoSource(device if isinstance(device, int) else str(device), size=size)

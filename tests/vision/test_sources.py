@@ -2,6 +2,8 @@
 picamera2 exists only on the Pi), all behind one interface chosen by configuration."""
 
 import sys
+import threading
+import time
 import types
 
 import cv2
@@ -13,6 +15,7 @@ from vision.sources import (
     Picamera2Source,
     RenderedSource,
     SourceError,
+    SourceTimeout,
     VideoSource,
     open_source,
 )
@@ -61,6 +64,9 @@ class FakePicamera2:
 
     made: list["FakePicamera2"]
 
+    hangs = False
+    """Whether a frame asked for never comes (the driver stopped answering)."""
+
     def __init__(self, number):
         self.calls = []
         FakePicamera2.made.append(self)
@@ -75,10 +81,21 @@ class FakePicamera2:
     def start(self):
         self.calls.append("start")
 
-    def capture_array(self, name):
+    def capture_array(self, name, wait):
+        assert (name, wait) == ("main", False)
+        return ("job", name)
+
+    def wait(self, job, timeout):
+        self.calls.append(("wait", timeout))
+        if FakePicamera2.hangs:
+            threading.Event().wait(timeout)
+            raise TimeoutError
         image = np.zeros((48, 64, 3), np.uint8)
         image[..., 0] = 200          # RGB888 is laid out B, G, R: blue comes first
         return image
+
+    def cancel_all_and_flush(self):
+        self.calls.append("cancel")
 
     def capture_metadata(self):
         return {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.6)}
@@ -93,6 +110,7 @@ class FakePicamera2:
 @pytest.fixture
 def picamera2(monkeypatch):
     FakePicamera2.made = []
+    FakePicamera2.hangs = False
     module = types.ModuleType("picamera2")
     module.Picamera2 = FakePicamera2
     monkeypatch.setitem(sys.modules, "picamera2", module)
@@ -114,6 +132,21 @@ def test_picamera2_gives_bgr_frames_with_exposure_and_white_balance_locked(picam
     assert camera.calls[-2:] == ["stop", "close"]
     source.close()
     assert camera.calls.count("close") == 1
+
+
+def test_a_picamera2_frame_that_never_comes_times_out_and_frees_the_camera(picamera2):
+    source = Picamera2Source(size=(64, 48), frame_timeout=0.05)
+    assert source.read().index == 0
+    picamera2.hangs = True
+    started = time.monotonic()
+    with pytest.raises(SourceTimeout, match=r"no frame in 0\.05 s"):
+        source.read()
+    assert time.monotonic() - started < 1.0
+    assert picamera2.made[0].calls[-4:] == [("wait", 0.05), "cancel", "stop", "close"]
+    assert source.read() is None
+    picamera2.hangs = False
+    with Picamera2Source(size=(64, 48)) as again:
+        assert again.read().image.shape == (48, 64, 3)
 
 
 def test_picamera2_measures_what_its_automatic_control_settled_on(picamera2, monkeypatch):

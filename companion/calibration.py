@@ -3,7 +3,8 @@
 A person at the table opens the calibration page and, looking at what the camera sees:
 1. finds the board's four markers (or taps the four marker places, or the roll zone's four
    corners, where there are no markers);
-2. locks the exposure and white balance the camera settled on under this light (a Pi camera);
+2. locks the focus, exposure and white balance the camera settled on under this light (a Pi
+   camera), on the running camera at once;
 3. lays all the game's dice in the roll zone and has their colours learned;
 4. saves. The camera reads with the new calibration from the next frame on.
 
@@ -159,13 +160,16 @@ class Calibrator:
         return self.status()
 
     def lock_exposure(self) -> dict[str, Any]:
-        """Step 2: the exposure and gains the camera settled on, locked from the next start."""
+        """Step 2: a camera that focuses (Camera Module 3) focuses once on the table; then
+        the exposure and gains its automatic control settles on under this light, with that
+        lens position, locked on the running camera at once and at every start once saved."""
         source = None if self.camera is None else self.camera.source
         measure = getattr(source, "measure", None)
         if measure is None:
             raise CalibrationRefused("only a Pi camera's exposure can be locked; this camera "
                                      "keeps its own")
         try:
+            source.focus()
             self._found["exposure"] = measure().to_config()
         except Exception as e:
             raise CalibrationRefused(f"the camera could not be measured: {e}") from None
@@ -199,6 +203,9 @@ class Calibrator:
             self._found = {}
         if self.camera is not None:
             self.camera.recalibrate(self.settler)
+            lock = getattr(self.camera.source, "lock", None)
+            if lock is not None and self._vision.camera is not None:
+                lock(self._vision.camera)
         return self.status()
 
     def _frame(self) -> Any:

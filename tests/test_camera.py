@@ -165,6 +165,7 @@ class StandInPicamera2:
     the driver raises), frames once the plan is done; and like libcamera it refuses to open a
     camera that another Picamera2 still holds."""
 
+    camera_controls = {"ExposureTime": (), "AnalogueGain": ()}
     plan: list[str]
     stage: Stage
     held: list["StandInPicamera2"]

@@ -194,6 +194,8 @@ import threading
 class Picamera2:
     """A Pi camera whose driver stops answering after its first frame, past every timeout."""
 
+    camera_controls = {}
+
     def __init__(self, number):
         self.frames = 0
 

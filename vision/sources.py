@@ -40,25 +40,38 @@ class Frame:
     index: int
 
 
+AF_MODE_MANUAL = 0
+AF_MODE_AUTO = 1
+"""libcamera's AfMode values (controls.AfModeEnum): the lens held where it is put, or moved
+once by an autofocus cycle."""
+
+
 @dataclass(frozen=True)
 class CameraSettings:
     """The exposure and white balance a table was calibrated under, locked on the camera so
     the dice keep the colours they were calibrated with: exposure time (microseconds),
-    analogue gain, and the red and blue colour gains."""
+    analogue gain, the red and blue colour gains, and for a camera that focuses (Camera
+    Module 3) the lens position it focused on, in dioptres (1 / metres)."""
 
     exposure_time: int
     analogue_gain: float
     colour_gains: tuple[float, float]
+    lens_position: float | None = None
 
     def to_config(self) -> dict:
-        return {"exposure_time": self.exposure_time, "analogue_gain": self.analogue_gain,
-                "colour_gains": list(self.colour_gains)}
+        config = {"exposure_time": self.exposure_time, "analogue_gain": self.analogue_gain,
+                  "colour_gains": list(self.colour_gains)}
+        if self.lens_position is not None:
+            config["lens_position"] = self.lens_position
+        return config
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> CameraSettings:
         try:
             red, blue = (float(g) for g in table["colour_gains"])
-            return cls(int(table["exposure_time"]), float(table["analogue_gain"]), (red, blue))
+            lens = table.get("lens_position")
+            return cls(int(table["exposure_time"]), float(table["analogue_gain"]), (red, blue),
+                       None if lens is None else float(lens))
         except (KeyError, TypeError, ValueError) as e:
             raise SourceError(f"[vision.camera] needs exposure_time, analogue_gain and "
                               f"colour_gains = [red, blue] ({e})") from None
@@ -92,7 +105,12 @@ class Picamera2Source(FrameSource):
     red and blue). With `settings` the exposure and white balance are locked to the calibrated
     values (AeEnable and AwbEnable off, ExposureTime, AnalogueGain and ColourGains set), so a
     die's colour does not drift as players lean over the table; without them the camera runs
-    automatic, as it must while calibrating (see `measure`).
+    automatic. `lock` changes that on the running camera, and `measure` turns the automatic
+    control back on, lets it settle and locks what it settled on.
+
+    A camera that focuses (Camera Module 3) holds its lens still: at the calibrated lens
+    position, else at the distance of `camera_height_mm` (the camera's height above the
+    table), else where `focus` (one autofocus cycle) put it.
 
     A frame that does not come within `frame_timeout` seconds (a loose cable, a driver that
     stopped answering) cancels what the camera was doing, closes it and raises
@@ -101,7 +119,8 @@ class Picamera2Source(FrameSource):
 
     def __init__(self, *, size: tuple[int, int] = (640, 480), fps: float = 30.0,
                  settings: CameraSettings | None = None, camera: int = 0,
-                 frame_timeout: float = FRAME_TIMEOUT) -> None:
+                 frame_timeout: float = FRAME_TIMEOUT,
+                 camera_height_mm: float | None = None) -> None:
         try:
             from picamera2 import Picamera2
         except ImportError:
@@ -111,14 +130,17 @@ class Picamera2Source(FrameSource):
         self._camera = None
         self._count = 0
         self.frame_timeout = frame_timeout
+        self.lens_position: float | None = None
+        """Where the lens is held, in dioptres; None while it is not held."""
         try:
             self._camera = Picamera2(camera)
+            self.focuses = "AfMode" in self._camera.camera_controls
+            """Whether the camera moves its lens (Camera Module 3)."""
+            if self.focuses and camera_height_mm is not None:
+                self.lens_position = 1000.0 / float(camera_height_mm)
+            self._hold_lens(settings)
             controls: dict[str, Any] = {"FrameDurationLimits": (int(1e6 / fps),) * 2}
-            if settings is not None:
-                controls.update({"AeEnable": False, "AwbEnable": False,
-                                 "ExposureTime": settings.exposure_time,
-                                 "AnalogueGain": settings.analogue_gain,
-                                 "ColourGains": settings.colour_gains})
+            controls.update(self._locked(settings))
             config = self._camera.create_video_configuration(
                 main={"size": tuple(size), "format": "RGB888"}, controls=controls)
             self._camera.configure(config)
@@ -140,16 +162,45 @@ class Picamera2Source(FrameSource):
         self._count += 1
         return Frame(np.ascontiguousarray(image[..., :3]), time.monotonic(), self._count - 1)
 
+    def lock(self, settings: CameraSettings | None) -> None:
+        """Lock the running camera's exposure, white balance and focus to `settings` from
+        the next frames on; None turns automatic exposure and white balance back on."""
+        camera = self._open_camera()
+        self._hold_lens(settings)
+        camera.set_controls(self._locked(settings))
+
     def measure(self, settle_time: float = 2.0) -> CameraSettings:
-        """The exposure and gains the camera's automatic control has settled on under this
-        light: what colour calibration stores and later locks."""
-        if self._camera is None:
-            raise SourceError("the Pi camera is closed")
+        """The exposure and gains the camera's automatic control settles on under this light,
+        with automatic control turned back on first and the result locked: what calibration
+        stores and locks at every start."""
+        camera = self._open_camera()
+        camera.set_controls({"AeEnable": True, "AwbEnable": True})
         time.sleep(settle_time)
-        meta = self._camera.capture_metadata()
+        meta = camera.capture_metadata()
         red, blue = meta["ColourGains"]
-        return CameraSettings(int(meta["ExposureTime"]), float(meta["AnalogueGain"]),
-                              (float(red), float(blue)))
+        settings = CameraSettings(int(meta["ExposureTime"]), float(meta["AnalogueGain"]),
+                                  (float(red), float(blue)), self.lens_position)
+        self.lock(settings)
+        return settings
+
+    def focus(self, timeout: float = 5.0) -> float | None:
+        """One autofocus cycle on what the camera sees, the lens then held there: its
+        position in dioptres, or None for a camera that does not focus."""
+        camera = self._open_camera()
+        if not self.focuses:
+            return None
+        camera.set_controls({"AfMode": AF_MODE_AUTO})
+        try:
+            focused = camera.wait(camera.autofocus_cycle(wait=False), timeout=timeout)
+        except TimeoutError:
+            focused = False
+        if not focused:
+            camera.set_controls(self._locked(None))
+            raise SourceError("the camera could not focus: put something with sharp edges "
+                              "(the board, a card) under it and try again")
+        self.lens_position = float(camera.capture_metadata()["LensPosition"])
+        camera.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": self.lens_position})
+        return self.lens_position
 
     def close(self) -> None:
         camera, self._camera = self._camera, None
@@ -158,6 +209,28 @@ class Picamera2Source(FrameSource):
                 camera.stop()
             finally:
                 camera.close()
+
+    def _open_camera(self) -> Any:
+        if self._camera is None:
+            raise SourceError("the Pi camera is closed")
+        return self._camera
+
+    def _locked(self, settings: CameraSettings | None) -> dict[str, Any]:
+        """The controls that hold the camera as `settings` say (automatic without them)."""
+        controls: dict[str, Any] = {"AeEnable": True, "AwbEnable": True}
+        if settings is not None:
+            controls = {"AeEnable": False, "AwbEnable": False,
+                        "ExposureTime": settings.exposure_time,
+                        "AnalogueGain": settings.analogue_gain,
+                        "ColourGains": settings.colour_gains}
+        if self.lens_position is not None:
+            controls.update({"AfMode": AF_MODE_MANUAL, "LensPosition": self.lens_position})
+        return controls
+
+    def _hold_lens(self, settings: CameraSettings | None) -> None:
+        """A calibrated lens position overrides the one from the camera's height."""
+        if self.focuses and settings is not None and settings.lens_position is not None:
+            self.lens_position = settings.lens_position
 
     def _abandon(self) -> None:
         """Drop the frame asked for and close the camera, whatever state it is in."""
@@ -262,7 +335,8 @@ def open_source(config: Mapping[str, Any], *, game: str = "camelup-2014",
     if kind == "picamera2":
         return Picamera2Source(size=size, fps=fps, settings=camera,
                                camera=int(config.get("camera", 0)),
-                               frame_timeout=float(config.get("frame_timeout", FRAME_TIMEOUT)))
+                               frame_timeout=float(config.get("frame_timeout", FRAME_TIMEOUT)),
+                               camera_height_mm=config.get("camera_height_mm"))
     if kind == "video":
         device = config.get("device", 0)
         return VideoSource(device if isinstance(device, int) else str(device), size=size)

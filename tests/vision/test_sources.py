@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from vision.sources import (
+    AF_MODE_AUTO,
+    AF_MODE_MANUAL,
     CameraSettings,
     Picamera2Source,
     RenderedSource,
@@ -66,10 +68,19 @@ class FakePicamera2:
 
     hangs = False
     """Whether a frame asked for never comes (the driver stopped answering)."""
+    camera_controls: dict
+    """What the camera can be asked to do: with AfMode, a Camera Module 3."""
 
     def __init__(self, number):
         self.calls = []
         FakePicamera2.made.append(self)
+
+    def set_controls(self, controls):
+        self.calls.append(("set", controls))
+
+    def autofocus_cycle(self, wait):
+        assert wait is False
+        return "focus"
 
     def create_video_configuration(self, main, controls):
         self.calls.append(("configure", main, controls))
@@ -86,6 +97,8 @@ class FakePicamera2:
         return ("job", name)
 
     def wait(self, job, timeout):
+        if job == "focus":
+            return True
         self.calls.append(("wait", timeout))
         if FakePicamera2.hangs:
             threading.Event().wait(timeout)
@@ -98,7 +111,8 @@ class FakePicamera2:
         self.calls.append("cancel")
 
     def capture_metadata(self):
-        return {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.6)}
+        return {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.6),
+                "LensPosition": 1.6}
 
     def stop(self):
         self.calls.append("stop")
@@ -111,6 +125,7 @@ class FakePicamera2:
 def picamera2(monkeypatch):
     FakePicamera2.made = []
     FakePicamera2.hangs = False
+    FakePicamera2.camera_controls = {"ExposureTime": (), "AnalogueGain": ()}
     module = types.ModuleType("picamera2")
     module.Picamera2 = FakePicamera2
     monkeypatch.setitem(sys.modules, "picamera2", module)
@@ -149,11 +164,51 @@ def test_a_picamera2_frame_that_never_comes_times_out_and_frees_the_camera(picam
         assert again.read().image.shape == (48, 64, 3)
 
 
-def test_picamera2_measures_what_its_automatic_control_settled_on(picamera2, monkeypatch):
+LOCKED = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.0,
+          "ColourGains": (1.9, 1.6)}
+
+
+def test_picamera2_measures_with_automatic_control_back_on_and_locks_it_live(picamera2,
+                                                                            monkeypatch):
     monkeypatch.setattr("vision.sources.time.sleep", lambda s: None)
-    with Picamera2Source(size=(64, 48)) as source:
+    with Picamera2Source(size=(64, 48), settings=CameraSettings(500, 8.0, (1.0, 1.0))) as source:
         assert source.measure() == CameraSettings(12000, 2.0, (1.9, 1.6))
-    assert "AeEnable" not in picamera2.made[0].calls[0][2]
+        source.lock(None)
+    sets = [call[1] for call in picamera2.made[0].calls if call[0] == "set"]
+    assert sets == [{"AeEnable": True, "AwbEnable": True}, LOCKED,
+                    {"AeEnable": True, "AwbEnable": True}]
+
+
+def test_a_camera_module_3_holds_its_lens_at_the_distance_of_the_camera_height(picamera2):
+    picamera2.camera_controls = {"AfMode": (), "LensPosition": ()}
+    with Picamera2Source(size=(64, 48), camera_height_mm=625) as source:
+        assert source.lens_position == 1.6
+    controls = picamera2.made[0].calls[0][2]
+    assert (controls["AfMode"], controls["LensPosition"]) == (AF_MODE_MANUAL, 1.6)
+
+
+def test_one_autofocus_cycle_finds_the_lens_position_that_is_then_held_and_stored(
+        picamera2, monkeypatch):
+    monkeypatch.setattr("vision.sources.time.sleep", lambda s: None)
+    picamera2.camera_controls = {"AfMode": (), "LensPosition": ()}
+    with Picamera2Source(size=(64, 48)) as source:
+        assert source.focus() == 1.6
+        settings = source.measure()
+    assert settings == CameraSettings(12000, 2.0, (1.9, 1.6), 1.6)
+    assert CameraSettings.from_config(settings.to_config()) == settings
+    sets = [call[1] for call in picamera2.made[0].calls if call[0] == "set"]
+    assert sets[:2] == [{"AfMode": AF_MODE_AUTO},
+                        {"AfMode": AF_MODE_MANUAL, "LensPosition": 1.6}]
+    assert sets[-1] == {**LOCKED, "AfMode": AF_MODE_MANUAL, "LensPosition": 1.6}
+    with Picamera2Source(size=(64, 48), settings=settings, camera_height_mm=400):
+        pass
+    assert picamera2.made[1].calls[0][2]["LensPosition"] == 1.6
+
+
+def test_a_camera_without_autofocus_is_never_asked_to_focus(picamera2):
+    with Picamera2Source(size=(64, 48), camera_height_mm=625) as source:
+        assert (source.focus(), source.lens_position) == (None, None)
+    assert "AfMode" not in picamera2.made[0].calls[0][2]
 
 
 def test_without_picamera2_the_pi_source_says_how_to_install_it(monkeypatch):

@@ -114,19 +114,35 @@ def test_calibration_finds_the_markers_learns_the_colours_and_saves(calibrating,
 
 
 class PiCamera:
-    """As a Picamera2 source measures what its automatic exposure settled on."""
+    """As a Picamera2 source of a Camera Module 3 focuses once, measures what its automatic
+    exposure settled on, and locks the running camera."""
+
+    def __init__(self):
+        self.calls = []
+
+    def focus(self):
+        self.calls.append("focus")
+        return 1.6
 
     def measure(self):
-        return CameraSettings(12000, 2.5, (1.8, 1.4))
+        self.calls.append("measure")
+        return CameraSettings(12000, 2.5, (1.8, 1.4), 1.6)
+
+    def lock(self, settings):
+        self.calls.append(("lock", settings))
 
 
-def test_the_exposure_of_a_pi_camera_is_measured_and_kept(calibrating, tmp_path):
+def test_the_focus_and_exposure_of_a_pi_camera_are_measured_kept_and_locked_live(
+        calibrating, tmp_path):
     client, calibrator, _ = calibrating
-    calibrator.camera.source = PiCamera()
+    calibrator.camera.source = camera = PiCamera()
     locked = client.post("/api/calibration/exposure", headers=WITH_PIN).json
-    assert locked["exposure"] == CameraSettings(12000, 2.5, (1.8, 1.4)).to_config()
+    measured = CameraSettings(12000, 2.5, (1.8, 1.4), 1.6)
+    assert locked["exposure"] == measured.to_config()
+    assert camera.calls == ["focus", "measure"]
     client.post("/api/calibration/save", headers=WITH_PIN)
-    assert calibrator.vision().camera == CameraSettings(12000, 2.5, (1.8, 1.4))
+    assert calibrator.vision().camera == measured
+    assert camera.calls[-1] == ("lock", measured)
 
 
 def test_calibration_by_tapping_the_roll_zone(calibrating):

@@ -75,6 +75,7 @@ def dashboard(table: Table, listening: Listening, config: dict[str, Any] | None 
     except OSError as e:
         raise CompanionError(f"cannot listen on {listening.host}:{listening.port}: "
                              f"{e.strerror}; give another --port") from None
+    app.config["JOIN_URLS"] = phone_addresses(listening.host, server.port)
     try:
         yield server
     finally:
@@ -103,6 +104,29 @@ def serve_until_stopped(table: Table, server: Any, *,
         pass
     finally:
         table.close()
+
+
+def phone_addresses(host: str, port: int) -> list[str]:
+    """The addresses a phone on the table's network opens, the surest first: this machine's
+    address on its network and its name on mDNS (NAME.local, which Raspberry Pi OS's avahi
+    answers) when it listens on every address, else the one address it listens on."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    urls = [f"http://{socket.gethostname().split('.')[0]}.local:{port}/"]
+    ip = lan_address()
+    return urls if ip is None else [f"http://{ip}:{port}/", *urls]
+
+
+def lan_address() -> str | None:
+    """This machine's IPv4 address on the network its traffic leaves by (no packet is sent),
+    or None with no network at all."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            ip = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ip.startswith("127.") or ip == "0.0.0.0" else ip
 
 
 def address(host: str, port: int) -> str:

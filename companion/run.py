@@ -37,6 +37,7 @@ from companion.hosting import (
     address,
     advisor,
     dashboard,
+    phone_addresses,
     serve_until_stopped,
     start_logging,
 )
@@ -194,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
             view = table.snapshot.view
             print(f"camel-companion: game of {view['game']} with "
                   f"{len(view['history'])} actions, kept in {store_path}", flush=True)
-            print(f"camel-companion: open {url} on every phone; the table's PIN is "
+            urls = " or ".join(phone_addresses(settings.host, server.port))
+            print(f"camel-companion: open {urls} on every phone; the table's PIN is "
                   f"{secrets_['pin']}", flush=True)
             if args.calibrating:
                 print(f"camel-companion: calibrate the camera at {url}calibrate", flush=True)

@@ -22,7 +22,7 @@ MARK_BEGIN="# >>> camel-companion: added by scripts/install-pi.sh >>>"
 MARK_END="# <<< camel-companion <<<"
 SOURCE_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 PACKAGES=(python3-venv python3-picamera2 python3-opencv python3-numpy python3-lgpio
-          python3-gpiozero git rsync)
+          python3-gpiozero avahi-daemon git rsync)
 KIOSK_PACKAGES=(cage chromium)
 # The oldest OpenCV the program runs on (vision/aruco.py): Raspberry Pi OS Bookworm's.
 OLDEST_OPENCV=4.6
@@ -166,6 +166,24 @@ install_config() {
     done
 }
 
+# The dashboard advertised on mDNS as _http._tcp at the configured port; avahi reloads it.
+install_avahi_service() {
+    local port target=/etc/avahi/services/camel-companion.service
+    port=$(sed -n 's/^port *= *\([0-9][0-9]*\).*/\1/p' "$CONFIG_DIR/camel-companion.toml" \
+        | head -n 1)
+    [ -n "$port" ] && [ "$port" != 0 ] || port=8000
+    install -d -m 0755 /etc/avahi/services
+    if sed "s|<port>8000</port>|<port>$port</port>|" \
+            "$SOURCE_DIR/firmware_config/camel-companion.avahi.service" | cmp -s - "$target"; then
+        say "avahi: the dashboard is advertised on port $port"
+        return
+    fi
+    sed "s|<port>8000</port>|<port>$port</port>|" \
+        "$SOURCE_DIR/firmware_config/camel-companion.avahi.service" > "$target"
+    chmod 0644 "$target"
+    say "avahi: advertising the dashboard as _http._tcp on port $port"
+}
+
 # The lines of firmware_config/config.txt, once, between markers; an older copy is replaced.
 install_boot_config() {
     local boot_config="" candidate block current
@@ -250,6 +268,7 @@ ensure_user "$SERVICE_USER" "/var/lib/$SERVICE_USER" video gpio
 program_changed=no
 install_program
 install_config
+install_avahi_service
 install_boot_config
 units_changed=()
 install_unit camel-companion.service

@@ -162,3 +162,18 @@ def test_config_txt_pulls_up_exactly_the_button_pins():
 
 def test_config_txt_holds_the_lights_and_buzzer_low_from_boot():
     assert pins(CONFIG_TXT, "op,dl") == {*PIN_MAP.lights.values(), PIN_MAP.buzzer}
+
+
+def test_the_service_never_waits_for_the_network():
+    assert "network-online.target" not in SERVICE.read_text()
+
+
+def test_avahi_advertises_the_dashboard_as_a_web_service_on_its_port():
+    import tomllib
+    import xml.etree.ElementTree as ET
+
+    service = ET.parse(ROOT / "firmware_config" / "camel-companion.avahi.service").find("service")
+    example = tomllib.loads((ROOT / "firmware_config" / "camel-companion.toml").read_text())
+    assert service.findtext("type") == "_http._tcp"
+    assert int(service.findtext("port")) == example["table"].get("port", 8000)
+    assert "camel-companion.avahi.service" in INSTALL.read_text()

@@ -279,3 +279,15 @@ def test_the_dashboard_check_asks_the_server_for_an_answer():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_phones_are_given_the_address_then_the_name_on_mdns(monkeypatch):
+    from companion import hosting
+
+    monkeypatch.setattr(hosting.socket, "gethostname", lambda: "camel")
+    monkeypatch.setattr(hosting, "lan_address", lambda: "192.168.1.23")
+    assert hosting.phone_addresses("0.0.0.0", 8000) == ["http://192.168.1.23:8000/",
+                                                        "http://camel.local:8000/"]
+    monkeypatch.setattr(hosting, "lan_address", lambda: None)
+    assert hosting.phone_addresses("::", 8000) == ["http://camel.local:8000/"]
+    assert hosting.phone_addresses("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]

@@ -29,10 +29,23 @@ def dashboard() -> Any:
         "viewer": me.to_json(),
         "state": current_table().snapshot.json_for(me.player),
     }
-    response = make_response(render_template("dashboard.html", lang=lang, t=languages[lang],
-                                             boot=boot, languages=boot["languages"]))
+    response = make_response(render_template(
+        "dashboard.html", lang=lang, t=languages[lang], boot=boot, languages=boot["languages"],
+        join_urls=current_app.config.get("JOIN_URLS") or [request.host_url]))
     if request.args.get("lang") in languages:
         response.set_cookie(LANGUAGE_COOKIE, lang, max_age=A_YEAR, samesite="Lax")
+    return response
+
+
+@bp.get("/join.svg")
+def join_code() -> Any:
+    """A QR code of the address a phone opens to join the table (never the PIN)."""
+    import segno
+
+    urls = current_app.config.get("JOIN_URLS") or [request.host_url]
+    svg = segno.make(urls[0], error="m").svg_inline(scale=6, border=2)
+    response = make_response(svg)
+    response.mimetype = "image/svg+xml"
     return response
 
 

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+import segno
 
 from web import translations
 
@@ -38,7 +39,8 @@ def test_every_asset_is_served_by_the_companion_itself(client):
     for page in ("/", "/new", "/calibrate"):
         text = client.get(page).text
         assets = re.findall(r'(?:<link[^>]*href|src)="([^"]+)"', text)
-        assert assets and all(a.startswith("/static/") for a in assets), page
+        assert assets and all(a.startswith("/static/") or a == "/join.svg"
+                              for a in assets), page
         links = re.findall(r'<a [^>]*href="([^"]+)"', text)
         assert all(a.startswith("/") and not a.startswith("//") for a in links), page
         for asset in assets + links:
@@ -96,3 +98,19 @@ def test_a_typed_name_never_becomes_markup(client):
     assert boot(page)["state"]["players"][0]["name"] == XSS
     with client.get("/static/dashboard.js") as script:
         assert ".innerHTML" not in script.text and "insertAdjacentHTML" not in script.text
+
+
+def test_the_page_shows_a_qr_code_of_the_table_address_never_of_the_pin(app, client):
+    app.config["JOIN_URLS"] = ["http://192.168.1.23:8000/", "http://camel.local:8000/"]
+    page = client.get("/").text
+    assert "<code>http://192.168.1.23:8000/</code>" in page
+    assert "<code>http://camel.local:8000/</code>" in page
+    code = client.get("/join.svg")
+    assert code.mimetype == "image/svg+xml"
+    assert code.text == segno.make("http://192.168.1.23:8000/", error="m").svg_inline(
+        scale=6, border=2)
+
+
+def test_without_a_known_address_the_code_is_the_one_the_page_was_opened_at(client):
+    assert client.get("/join.svg").text == segno.make("http://localhost/", error="m").svg_inline(
+        scale=6, border=2)

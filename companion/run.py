@@ -43,7 +43,7 @@ from companion.hosting import (
 )
 from companion.newgame import new_header
 from companion.readings import CONFIDENT
-from companion.serve import table_secrets
+from companion.serve import secrets_path, table_secrets
 from companion.service import Watchdog, answers_http, notify
 from companion.table import Table
 
@@ -175,6 +175,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot make the state directory {state}: {e.strerror}") from None
     store_path = state / STORE_NAME
     secrets_ = table_secrets(store_path, settings.pin)
+    if settings.pin is not None and args.config.stat().st_mode & 0o077:
+        log.warning("%s holds the table's PIN and others can read it: chmod 600 it (owned by "
+                    "the service's user)", args.config)
     start_logging()
     notify("STATUS=opening the store")
     listening = Listening(settings.host, settings.port, secrets_["pin"],
@@ -196,8 +199,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"camel-companion: game of {view['game']} with "
                   f"{len(view['history'])} actions, kept in {store_path}", flush=True)
             urls = " or ".join(phone_addresses(settings.host, server.port))
-            print(f"camel-companion: open {urls} on every phone; the table's PIN is "
-                  f"{secrets_['pin']}", flush=True)
+            kept = args.config if settings.pin is not None else secrets_path(store_path)
+            # Never the PIN itself: this goes to the journal, which more people can read.
+            print(f"camel-companion: open {urls} on every phone; the table's PIN is kept in "
+                  f"{kept}", flush=True)
             if args.calibrating:
                 print(f"camel-companion: calibrate the camera at {url}calibrate", flush=True)
             if camera is None:

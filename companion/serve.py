@@ -97,7 +97,7 @@ def table_secrets(store_path: Path, pin: str | None) -> dict[str, str]:
     """The session key and the PIN, kept beside the store (readable by its owner only)."""
     if pin is not None and not (pin.isprintable() and pin.strip()):
         raise CompanionError("--pin must be printable characters, not empty")
-    path = store_path.with_name(store_path.name + ".secrets.json")
+    path = secrets_path(store_path)
     kept: dict[str, str] = {}
     if path.is_file():
         try:
@@ -107,7 +107,29 @@ def table_secrets(store_path: Path, pin: str | None) -> dict[str, str]:
     wanted = {"secret_key": kept.get("secret_key") or secrets.token_hex(32),
               "pin": pin or kept.get("pin") or f"{secrets.randbelow(10**6):06d}"}
     if wanted != kept:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as out:
-            json.dump(wanted, out)
+        write_private(path, json.dumps(wanted).encode())
     return wanted
+
+
+def secrets_path(store_path: Path) -> Path:
+    """Where the PIN and session key of the store at `store_path` are kept."""
+    return store_path.with_name(store_path.name + ".secrets.json")
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write `path` readable by its owner only, whole or not at all: a new file beside it,
+    written through to the disk, then put in its place (a pulled plug leaves the old one)."""
+    partial = path.with_name(path.name + ".partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(partial, path)
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

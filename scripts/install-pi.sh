@@ -164,6 +164,14 @@ install_config() {
             say "config: wrote $CONFIG_DIR/$name"
         fi
     done
+    # A configuration that holds the PIN is for the service's user (and root) only.
+    if grep -qE '^[[:space:]]*pin[[:space:]]*=' "$CONFIG_DIR/camel-companion.toml" \
+        && [ "$(stat -c %a "$CONFIG_DIR/camel-companion.toml")" != 600 ]; then
+        chown "$SERVICE_USER:$SERVICE_USER" "$CONFIG_DIR/camel-companion.toml"
+        chmod 0600 "$CONFIG_DIR/camel-companion.toml"
+        say "config: $CONFIG_DIR/camel-companion.toml holds the PIN: made readable by \
+$SERVICE_USER only"
+    fi
 }
 
 # The dashboard advertised on mDNS as _http._tcp at the configured port; avahi reloads it.
@@ -249,12 +257,14 @@ print_address() {
     address=$(hostname -I 2>/dev/null | awk '{print $1}')
     say "done. On a phone or tablet on the same network, open:"
     say "    http://$(hostname).local:8000/${address:+   or   http://$address:8000/}"
-    pin=$(journalctl -u camel-companion -o cat 2>/dev/null | grep -oE 'PIN (is )?[^ ;,]+' \
-          | tail -n 1 | awk '{print $NF}' || true)
+    # The PIN is never in the journal: it is read from where the service keeps it.
+    pin=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pin"])' \
+          "/var/lib/$SERVICE_USER/camel-companion.sqlite3.secrets.json" 2>/dev/null || true)
     if [ -n "$pin" ]; then
-        say "the table's PIN is $pin"
+        say "the table's PIN is $pin (sudo $0 prints it again)"
     else
-        say "the table's PIN is in the service's log: journalctl -u camel-companion | grep PIN"
+        say "the table's PIN is made when the service first starts: run this script again \
+to see it, or read /var/lib/$SERVICE_USER/camel-companion.sqlite3.secrets.json as root"
     fi
     [ "$reboot_needed" = no ] \
         || say "reboot once (sudo reboot) so the camera and the button pull-ups take effect"

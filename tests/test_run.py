@@ -93,13 +93,13 @@ class Service:
     """`camel-companion run` started as systemd starts it, in its state directory."""
 
     def __init__(self, tmp_path, env=None, folder=None):
+        self.config = config(tmp_path, folder)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "run", "--config",
-             str(config(tmp_path, folder))],
+            [sys.executable, "-m", "companion.cli", "run", "--config", str(self.config)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "STATE_DIRECTORY": str(tmp_path / "state"), **(env or {})})
         lines = [self.process.stdout.readline() for _ in range(2)]
-        assert "the table's PIN is 2468" in lines[1], lines
+        assert lines[1].endswith(f"the table's PIN is kept in {self.config}\n"), lines
         self.url = lines[1].split("open ")[1].split(" ")[0]
 
     def get(self, path):
@@ -141,9 +141,11 @@ def test_the_service_tells_systemd_it_is_ready_and_feeds_its_watchdog(tmp_path):
         ready = next(m for m in said if m.startswith("READY=1"))
         assert f"STATUS=serving {service.url}" in ready
     finally:
-        code, out, _ = service.stop()
+        code, out, err = service.stop()
         listener.close()
     assert code == 0 and "every action is in the store" in out
+    assert PIN not in out + err
+    assert "holds the table's PIN and others can read it: chmod 600" in err
 
 
 def test_a_killed_service_carries_on_at_the_same_action_with_its_pending_reading(tmp_path):

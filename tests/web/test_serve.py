@@ -73,6 +73,24 @@ def test_the_pin_and_session_key_are_kept_beside_the_store_for_its_owner_only(tm
         table_secrets(store, " ")
 
 
+def test_the_secrets_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    store = tmp_path / "game.sqlite3"
+    first = table_secrets(store, "1234")
+
+    def pulled_plug(fd):
+        raise OSError("the power went")
+
+    monkeypatch.setattr("companion.serve.os.fsync", pulled_plug)
+    with pytest.raises(OSError, match="the power went"):
+        table_secrets(store, "5678")
+    monkeypatch.undo()
+    assert table_secrets(store, None) == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "game.sqlite3.secrets.json", "game.sqlite3.secrets.json.partial"]
+    assert table_secrets(store, "5678")["pin"] == "5678"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.sqlite3.secrets.json"]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.advisor import Advisor
+from companion.backup import Backup
 from companion.errors import CompanionError
 from companion.table import Table
 
@@ -68,7 +69,8 @@ def dashboard(table: Table, listening: Listening, config: dict[str, Any] | None 
     from web.server import Server
 
     app = create_app(table, {"PIN": listening.pin, "SECRET_KEY": listening.secret_key,
-                             "MAX_STREAMS": listening.streams, **(config or {})})
+                             "MAX_STREAMS": listening.streams,
+                             "BACKUP": Backup(table.store_path), **(config or {})})
     try:
         server = Server(app, host=listening.host, port=listening.port,
                         streams=listening.streams)

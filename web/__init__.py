@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from web import api, auth, camera, events, pages, setup, translations
+from web import api, auth, backup, camera, events, pages, setup, translations
 
 LANGUAGES = Path(__file__).with_name("languages")
 
@@ -51,7 +51,7 @@ def create_app(table: Any, config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["languages"] = translations.load(LANGUAGES)
     auth.init_app(app)
     events.init_app(app)
-    for blueprint in (pages.bp, auth.bp, api.bp, events.bp, camera.bp, setup.bp):
+    for blueprint in (pages.bp, auth.bp, api.bp, events.bp, camera.bp, setup.bp, backup.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(HTTPException, _error)
     app.after_request(_security_headers)

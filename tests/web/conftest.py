@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.backup import Backup
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
 from web import create_app
@@ -38,7 +39,8 @@ def table(tmp_path, header, lines):
 
 @pytest.fixture
 def app(table):
-    return create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "test key"})
+    return create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "test key",
+                              "BACKUP": Backup(table.store_path)})
 
 
 @pytest.fixture

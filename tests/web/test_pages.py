@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import segno
 
+from tests.web.conftest import PIN
 from web import translations
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -44,7 +45,7 @@ def test_every_asset_is_served_by_the_companion_itself(client):
         links = re.findall(r'<a [^>]*href="([^"]+)"', text)
         assert all(a.startswith("/") and not a.startswith("//") for a in links), page
         for asset in assets + links:
-            with client.get(asset) as answer:
+            with client.get(asset, headers={"X-Table-Pin": PIN}) as answer:
                 assert answer.status_code == 200, asset
     for path in WEB.rglob("*"):
         if path.suffix in {".html", ".css", ".js"}:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import ctypes.util
 import logging
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PR_SET_PDEATHSIG = 1
+"""prctl's option number for the signal a process gets when its parent dies (linux/prctl.h)."""
 M_ARENA_MAX = -8
 """glibc's `mallopt` setting for how many memory arenas its threads may spread over."""
 
@@ -158,7 +162,8 @@ class Advisor:
         if self._worker is None:
             here = str(Path(__file__).resolve().parent.parent)
             path = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
-            self._worker = subprocess.Popen([sys.executable, "-m", "companion.advisor"],
+            self._worker = subprocess.Popen([sys.executable, "-m", "companion.advisor",
+                                             str(os.getpid())],
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             env={**os.environ, "PYTHONPATH": path})
         assert self._worker.stdin is not None and self._worker.stdout is not None
@@ -188,6 +193,19 @@ class Advisor:
         worker.stdout.close()
 
 
+def die_with_parent(parent: int) -> None:
+    """Have Linux end this process the moment its parent (pid `parent`) dies, even
+    mid-computation: its requests ending tells it so only once it next reads them. Elsewhere
+    nothing is done."""
+    name = ctypes.util.find_library("c")
+    if not sys.platform.startswith("linux") or name is None:
+        return
+    ctypes.CDLL(name).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:     # the parent died before the call
+        os._exit(0)
+
+
 if __name__ == "__main__":
+    die_with_parent(int(sys.argv[1]))
     answers, sys.stdout = sys.stdout.buffer, sys.stderr  # a stray print must not break a reply
     serve_odds(sys.stdin.buffer, answers)

@@ -1,9 +1,11 @@
 """The advisor keeps the table's odds fresh from a worker process."""
 
 import json
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +110,48 @@ def test_a_worker_that_dies_is_started_again_for_the_next_position(table):
         rolled = table.push(ROLL)
         assert odds_of(table, rolled.game_version).view["odds"] == odds_json(rolled.state,
                                                                             races=RACES)
+
+
+def children_of(pid):
+    """The live (not zombie) processes whose parent is `pid`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_serve_killed_outright_leaves_no_odds_worker_behind(tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text((Path(__file__).parents[1] / "examples" / "camelup-2018.jsonl").read_text())
+    serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(log),
+                              "--port", "0", "--host", "127.0.0.1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := children_of(serve.pid)):
+            assert time.monotonic() < deadline and serve.poll() is None, "no odds worker"
+            time.sleep(0.05)
+        serve.send_signal(signal.SIGKILL)
+        serve.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{w}").exists() and state_of(w) != "Z"
+                  for w in workers):
+            assert time.monotonic() < deadline, f"worker(s) {workers} outlived their parent"
+            time.sleep(0.05)
+    finally:
+        serve.kill()
+        serve.wait()
+
+
+def state_of(pid):
+    """A process's state letter (Z: ended, waiting to be reaped); Z once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

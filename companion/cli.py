@@ -26,6 +26,7 @@ ELSEWHERE = {
     "demo": ("companion.demo", "add_command"),
     "run": ("companion.run", "add_command"),
     "calibrate": ("companion.run", "add_command"),
+    "backup": ("companion.backup", "add_command"),
     "read-dice": ("vision.commands", "add_commands"),
     "read-cards": ("vision.commands", "add_commands"),
     "markers": ("vision.commands", "add_commands"),

@@ -282,6 +282,8 @@ install_avahi_service
 install_boot_config
 units_changed=()
 install_unit camel-companion.service
+install_unit camel-companion-backup.service
+install_unit camel-companion-backup.timer
 if [ "$kiosk" = yes ]; then
     kiosk_groups=(video)
     getent group render >/dev/null && kiosk_groups+=(render)
@@ -294,6 +296,7 @@ fi
 main_changed=$(changed camel-companion.service)
 [ "$program_changed" = no ] || main_changed=yes
 start_unit camel-companion.service "$main_changed"
+start_unit camel-companion-backup.timer "$(changed camel-companion-backup.timer)"
 if [ "$kiosk" = yes ]; then
     start_unit camel-companion-kiosk.service "$(changed camel-companion-kiosk.service)"
 fi

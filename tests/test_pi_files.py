@@ -14,6 +14,8 @@ from companion.buttons import PinMap
 ROOT = Path(__file__).parents[1]
 SERVICE = ROOT / "systemd" / "camel-companion.service"
 KIOSK = ROOT / "systemd" / "camel-companion-kiosk.service"
+BACKUP = ROOT / "systemd" / "camel-companion-backup.service"
+BACKUP_TIMER = ROOT / "systemd" / "camel-companion-backup.timer"
 INSTALL = ROOT / "scripts" / "install-pi.sh"
 CONFIG_TXT = ROOT / "firmware_config" / "config.txt"
 PIN_MAP = PinMap.from_toml(ROOT / "firmware_config" / "buttons.toml")
@@ -63,11 +65,13 @@ def pins(config_txt: Path, attributes: str) -> set[int]:
     return found
 
 
-@pytest.mark.parametrize("unit", [SERVICE, KIOSK], ids=lambda unit: unit.name)
+@pytest.mark.parametrize("unit", [SERVICE, KIOSK, BACKUP, BACKUP_TIMER],
+                         ids=lambda unit: unit.name)
 def test_systemd_analyze_verify_finds_nothing_wrong_with_the_unit(unit, tmp_path):
     analyze = shutil.which("systemd-analyze")
     assert analyze, "systemd-analyze is missing: scripts/setup.sh test installs Debian's systemd"
-    copies = {u: runnable_here(u, tmp_path) for u in (SERVICE, KIOSK)}  # the kiosk needs both
+    copies = {u: runnable_here(u, tmp_path)  # the kiosk needs the service, a timer its service
+              for u in (SERVICE, KIOSK, BACKUP, BACKUP_TIMER)}
     done = subprocess.run([analyze, "verify", str(copies[unit])], capture_output=True,
                           text=True, timeout=60, check=False)
     said = [line for line in (done.stdout + done.stderr).splitlines()

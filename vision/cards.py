@@ -2,10 +2,10 @@
 
 The rule book says only that each of the 30 racing cards shows a camel colour (blue, green,
 orange, white, yellow) and +1 or +2. Until the printed cards are measured, the reader is built
-for the plainest such card (`CARD_MM`, `MARK_SPOTS`): its face in the camel's colour, with
-one dark camel mark in the middle for +1, or two, one above the other, for +2. Counting the
-marks, each of a known size at a known place, reads the value at any turn of the card; the
-face's colour, matched as the dice's colours are (vision.colours), names the camel.
+for the plainest such card (vision.spec's `CARD_MM`, `MARK_SPOTS`): its face in the camel's
+colour, with one dark camel mark in the middle for +1, or two, one above the other, for +2.
+Counting the marks, each of a known size at a known place, reads the value at any turn of the
+card; the face's colour, matched as the dice's colours are (vision.colours), names the camel.
 
 A card is found as a region closed by edges whose outline is a rectangle of a card's size
 (on a calibrated table, measured in millimetres on the table) or shape (anywhere in a frame,
@@ -25,17 +25,11 @@ import numpy as np
 
 from vision.colours import ColourMatch, DiceColours, colour_distance, colour_feature
 from vision.dicesets import CAMELUP_2014
+from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 
 if TYPE_CHECKING:
     from vision.calibrate import TableCalibration
 
-#: a racing card's face, width x length in millimetres
-CARD_MM = (57.0, 88.0)
-#: where the camel marks' centres lie for each value, in millimetres along the card's length
-#: from its centre
-MARK_SPOTS = {1: (0.0,), 2: (-20.0, 20.0)}
-#: a camel mark's size, across x along the card, in millimetres
-MARK_MM = (34.0, 24.0)
 #: the camels' colours: the racing cards print the 2014 dice's camel colours
 CAMEL_COLOURS = DiceColours({d.colour: d.body_bgr for d in CAMELUP_2014.dice})
 

@@ -19,19 +19,9 @@ import numpy as np
 from vision.aruco import marker_image
 from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
 from vision.markers import MARKER_IDS
+from vision.spec import PIP_CELLS, PIP_OFFSET, PIP_RADIUS
 from vision.table import TableLayout
 
-#: pip layouts on a face, as (column, row) cells of a 3x3 grid
-PIP_CELLS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
-}
-PIP_OFFSET = 0.27   # of the face's side, from the centre to a corner cell
-PIP_RADIUS = 0.09   # of the face's side
 LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
 _SUPERSAMPLE = 2
 

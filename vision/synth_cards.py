@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.cards import CAMEL_COLOURS, CARD_MM, MARK_MM, MARK_SPOTS, CardReading
+from vision.cards import CAMEL_COLOURS, CardReading
 from vision.dice import DieReading
 from vision.scoring import Score, TrueDie, score
+from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 from vision.synth import (
     Camera,
     Hand,

@@ -1,0 +1,165 @@
+"""Train the dice network (vision/dicenet.py) and write it as vision/dicenet.onnx.
+
+Run: .venv/bin/python -m training.train_dice [--rendered N] [--epochs E] [--seed S]
+(after `scripts/setup.sh train`, which adds PyTorch and ONNX to the virtual environment; they
+are needed only here, never to run or test the companion).
+
+The windows come from training.crops: N rendered scenes (render seeds 0 to N-1 of this
+script's own stream, a range no test or benchmark draws from) and the training part of the
+real photos (training/validation-photos.txt lists the part kept out). It trains twice: the
+second network also learns from the places of the training photos where the first saw a die
+that is not there (hard negatives: wood grain, prints, specks). Everything is drawn from
+`--seed`, so the same command writes the same network on the same machine. No validation photo
+or validation render is ever read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from training.crops import background_patches, hard_negatives, photo_samples, rendered_sample
+from vision.dicenet import CLASSES, MODEL, WINDOW
+
+_CHUNK = 2000
+
+
+def _rendered_chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, count = args
+    rng = np.random.default_rng(seed)
+    patches = background_patches(200, seed=seed)
+    windows, labels = [], []
+    while len(windows) < count:
+        sample = rendered_sample(rng, patches)
+        if sample is not None:
+            windows.append(sample.window)
+            labels.append(sample.label)
+    return np.stack(windows), np.array(labels, np.int64)
+
+
+def windows(rendered: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every training window and its class."""
+    jobs = [(seed * 1_000_003 + k, min(_CHUNK, rendered - k * _CHUNK))
+            for k in range(math.ceil(rendered / _CHUNK))]
+    with Pool(workers) as pool:
+        parts = pool.map(_rendered_chunk, jobs)
+    photo = list(photo_samples(np.random.default_rng(seed), per_die=32))
+    parts.append((np.stack([s.window for s in photo]), np.array([s.label for s in photo])))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def network():
+    """The network: five valid 3x3 convolutions and two poolings see a WINDOW-wide window
+    and answer once per STRIDE pixels; no dense layer, so it runs over a whole image."""
+    from torch import nn
+
+    def block(inputs: int, outputs: int) -> list:
+        return [nn.Conv2d(inputs, outputs, 3), nn.BatchNorm2d(outputs), nn.ReLU()]
+
+    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
+                         *block(32, 48), *block(48, 64), *block(64, 64),
+                         nn.Conv2d(64, CLASSES, 1))
+
+
+def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 256):
+    import torch
+
+    torch.manual_seed(seed)
+    model = network()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(x) / batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    order = np.random.default_rng(seed)
+    for epoch in range(epochs):
+        model.train()
+        start, seen, right, total_loss = time.time(), 0, 0, 0.0
+        permutation = order.permutation(len(x))
+        for first in range(0, len(x), batch):
+            pick = permutation[first:first + batch]
+            inputs = torch.from_numpy(x[pick].astype(np.float32))
+            if order.random() < 0.5:   # the network must not care which way is up
+                inputs = torch.flip(inputs, dims=(3,))
+            inputs = torch.rot90(inputs, int(order.integers(4)), dims=(2, 3))
+            targets = torch.from_numpy(y[pick])
+            logits = model(inputs)[:, :, 0, 0]
+            loss = loss_of(logits, targets)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            seen += len(pick)
+            right += int((logits.argmax(1) == targets).sum())
+            total_loss += loss.item() * len(pick)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total_loss / seen:.4f}, training windows "
+              f"right {right / seen:.2%}, {time.time() - start:.0f} s", flush=True)
+    return model.eval()
+
+
+def export(model, path: Path) -> None:
+    import torch
+
+    torch.onnx.export(model, torch.zeros(1, 3, WINDOW * 2, WINDOW * 2), str(path),
+                      dynamo=False, opset_version=13, input_names=["image"],
+                      output_names=["classes"],
+                      dynamic_axes={"image": {2: "height", 3: "width"},
+                                    "classes": {2: "rows", 3: "columns"}})
+
+
+def mined(model: Path, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The windows of the training photos where `model` sees a die and there is none."""
+    samples = list(hard_negatives(model, np.random.default_rng(seed)))
+    return (np.stack([s.window for s in samples]),
+            np.array([s.label for s in samples], np.int64))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rendered", type=int, default=200_000)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", type=Path, help="keep the windows here, and reuse them")
+    parser.add_argument("--first", type=Path,
+                        help="the first round's network, when it was trained already from "
+                             "the same windows and seed: the second round starts from it")
+    parser.add_argument("--out", type=Path, default=MODEL)
+    args = parser.parse_args()
+    start = time.time()
+    if args.cache and args.cache.is_file():
+        data = np.load(args.cache)
+        x, y = data["x"], data["y"]
+    else:
+        x, y = windows(args.rendered, args.seed, args.workers)
+        if args.cache:
+            np.savez(args.cache, x=x, y=y)
+    print(f"{len(x)} windows in {time.time() - start:.0f} s; by class "
+          f"{np.bincount(y, minlength=CLASSES).tolist()}", flush=True)
+    import torch
+
+    torch.set_num_threads(args.workers)
+    first = args.first
+    if first is None:
+        first = args.out.with_suffix(".first.onnx")
+        export(train(x, y, epochs=args.epochs, seed=args.seed), first)
+    # the second round: the places the first network takes for dice in the training photos,
+    # and there are none, join the windows as examples of no die
+    hard_x, hard_y = mined(first, args.seed)
+    print(f"{len(hard_x)} windows where the first network saw a die that is not there",
+          flush=True)
+    model = train(np.concatenate([x, hard_x]), np.concatenate([y, hard_y]),
+                  epochs=args.epochs, seed=args.seed)
+    export(model, args.out)
+    if args.first is None:
+        first.unlink()
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB) after "
+          f"{time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""The learned stage of the dice reader: a small convolutional network that says, for every
+place of an image, whether a die's top face lies centred there and which face it shows.
+
+The network is a classifier of windows of `WINDOW` pixels holding a die of about `DIE` pixels in
+their middle. It has no dense layer, so it runs over a whole image at once and answers on a grid
+every `STRIDE` pixels; run on an image pyramid it finds dice of any size, and on a calibrated
+table at the one scale the dice have there. Its judgement (a die or not, which face, how sure)
+was learned from rendered and real photos by `training/train_dice.py`; it ships as the ONNX file
+beside this module and is run by OpenCV's `dnn`, so a Pi needs nothing more than OpenCV.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: the network's window, in pixels: what it sees of the image round one place
+WINDOW = 34
+#: the side, in pixels, of a die the network reads best: a window is 1.7 dice across
+DIE = 20.0
+#: the network answers every STRIDE pixels of the image it is run on
+STRIDE = 4
+#: the smallest die looked for where the dice's size is not known, in pixels
+SMALLEST_DIE = 14.0
+#: the width of the largest frame searched at full size (the camera's 1280x720)
+LARGEST_FRAME = 1280
+#: classes: 0 is "no die's top face in the middle of this window", 1-6 a die's face
+CLASSES = 7
+#: the local brightness is measured over a Gaussian of this many pixels' deviation
+_LOCAL = DIE * 0.6
+
+#: how far from its surroundings (in local spreads) a pixel must stand to be worth a look
+_BUSY = 1.5
+
+#: the spots that vote on a die's face: those at its scale within this share of its side
+_VOTE = 0.25
+
+MODEL = Path(__file__).with_name("dicenet.onnx")
+
+
+def prepare(image: np.ndarray) -> np.ndarray:
+    """The network's input for a BGR image: its grey levels against their local mean and
+    spread (so a dim table and a lamp's glare look alike to it), and two colour-difference
+    channels (a coloured die stands out from its table): float32, channels first. The local
+    measures are taken on a quarter-size copy: they change slowly, and it costs a quarter."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    centred = grey - _local_mean(grey)
+    spread = np.sqrt(_local_mean(centred * centred))
+    local = np.clip(centred / (spread + 8.0), -4.0, 4.0)
+    b, g, r = cv2.split(image.astype(np.float32))
+    return np.stack([local, (r - g) / 64.0, (b - g) / 64.0])
+
+
+def _local_mean(values: np.ndarray) -> np.ndarray:
+    height, width = values.shape
+    small = cv2.resize(values, (max(1, width // 4), max(1, height // 4)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), _LOCAL / 4), (width, height),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place where the network saw a die: its centre and side in the image's pixels, and
+    the network's probabilities of no die and of faces 1-6 there."""
+
+    x: float
+    y: float
+    side: float
+    probs: tuple[float, ...]
+
+    @property
+    def die(self) -> float:
+        """How sure the network is that a die's top face lies here."""
+        return 1.0 - self.probs[0]
+
+    @property
+    def value(self) -> int:
+        return int(np.argmax(self.probs[1:])) + 1
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        half = self.side / 2
+        return (round(self.x - half), round(self.y - half), round(self.x + half),
+                round(self.y + half))
+
+
+_LOADED = threading.local()
+
+
+def _network(path: str) -> cv2.dnn.Net:
+    """The network read from `path`, once per thread: a Net keeps its last input and output,
+    so two threads (the table's camera, a calibration) must not share one."""
+    nets = _LOADED.__dict__.setdefault("nets", {})
+    if path not in nets:
+        nets[path] = cv2.dnn.readNetFromONNX(path)
+    return nets[path]
+
+
+def probabilities(inputs: np.ndarray, *, model: Path = MODEL) -> np.ndarray:
+    """The network's class probabilities over `inputs` (prepared, at least a window wide):
+    an array (CLASSES, rows, columns) whose cell (r, c) answers for the window whose top left
+    corner is (STRIDE * c, STRIDE * r)."""
+    net = _network(str(model))
+    net.setInput(np.ascontiguousarray(inputs)[None])
+    logits = net.forward()[0]
+    logits = logits - logits.max(axis=0, keepdims=True)
+    odds = np.exp(logits)
+    return odds / odds.sum(axis=0, keepdims=True)
+
+
+def busy_regions(inputs: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of `inputs` that hold everything that stands out from its
+    surroundings, with a window's reach round it: the network need look nowhere else (a
+    die's pips and edges always stand out, a bare mat never does). The whole image when most
+    of it is busy (a hand, a grained table)."""
+    height, width = inputs.shape[1:]
+    busy = (np.abs(inputs[0]) > _BUSY).astype(np.float32)
+    small = cv2.resize(busy, (max(1, width // STRIDE), max(1, height // STRIDE)),
+                       interpolation=cv2.INTER_AREA) > 0
+    reach = WINDOW // (2 * STRIDE) + 1
+    grown = cv2.dilate(small.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    if grown.mean() > 0.5:
+        return [(0, 0, width, height)]
+    count, _, stats, _ = cv2.connectedComponentsWithStats(grown)
+    boxes = []
+    for x, y, w, h, _ in stats[1:count]:
+        x0, y0 = max(0, x * STRIDE - STRIDE), max(0, y * STRIDE - STRIDE)
+        x1, y1 = min(width, (x + w + 1) * STRIDE), min(height, (y + h + 1) * STRIDE)
+        if x1 - x0 < WINDOW:
+            x0, x1 = max(0, min(x0, width - WINDOW)), min(width, max(x1, x0 + WINDOW))
+        if y1 - y0 < WINDOW:
+            y0, y1 = max(0, min(y0, height - WINDOW)), min(height, max(y1, y0 + WINDOW))
+        boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+def spots(image: np.ndarray, scale: float, *, least: float = 0.5,
+          model: Path = MODEL) -> list[Spot]:
+    """The places where the network, run on `image` resized by `scale`, sees a die at least
+    `least` surely, in `image`'s pixels; a die of `DIE / scale` pixels is what it looks for.
+    It is run only where something stands out (busy_regions)."""
+    height, width = image.shape[:2]
+    size = (max(WINDOW, round(width * scale)), max(WINDOW, round(height * scale)))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    inputs = prepare(cv2.resize(image, size, interpolation=interpolation))
+    centre = (WINDOW - 1) / 2
+    sx, sy = width / size[0], height / size[1]
+    found = []
+    for x0, y0, x1, y1 in busy_regions(inputs):
+        probs = probabilities(inputs[:, y0:y1, x0:x1], model=model)
+        rows, cols = np.nonzero(probs[0] <= 1.0 - least)
+        found += [Spot((x0 + STRIDE * c + centre) * sx, (y0 + STRIDE * r + centre) * sy,
+                       DIE * sx, tuple(float(p) for p in probs[:, r, c]))
+                  for r, c in zip(rows, cols, strict=True)]
+    return found
+
+
+def search_scales(shape: tuple[int, ...]) -> list[float]:
+    """The scales a frame whose dice's size is not known is searched at: dice from
+    SMALLEST_DIE pixels to a third of the frame (a photo larger than the camera's largest
+    frame, LARGEST_FRAME wide, is searched as if at that size)."""
+    height, width = shape[:2]
+    shortest = SMALLEST_DIE * max(1.0, max(height, width) / LARGEST_FRAME)
+    return pyramid(shortest, min(height, width) / 3)
+
+
+def pyramid(shortest: float, longest: float, step: float = 1.25) -> list[float]:
+    """The scales to run the network at so that dice from `shortest` to `longest` pixels are
+    each seen within a `step` of `DIE`."""
+    scales = []
+    side = shortest
+    while side <= longest * step:
+        scales.append(DIE / side)
+        side *= step
+    return scales
+
+
+def merge(found: list[Spot], *, apart: float = 0.7) -> list[Spot]:
+    """One spot per die: dice lying flat side by side have top faces at least a side apart
+    (about 0.7 of one seen at an angle), so of spots nearer than `apart` of the larger one's
+    side the surest stands, and a die's side face, which the network may also half take for
+    a top, falls. Its face is voted by the spots at its scale right round it, each weighted
+    by how sure it is that a die is there (a window a little off the die's middle still sees
+    its face); how sure it is of a die is its own."""
+    kept: list[Spot] = []
+    for spot in sorted(found, key=lambda s: -s.die):
+        if any(math.hypot(spot.x - k.x, spot.y - k.y) < apart * max(spot.side, k.side)
+               for k in kept):
+            continue
+        kept.append(spot)
+    merged = []
+    for k in kept:
+        near = [s for s in found if abs(s.x - k.x) < _VOTE * k.side
+                and abs(s.y - k.y) < _VOTE * k.side and s.side == k.side]
+        weights = np.array([s.die for s in near])
+        faces = np.array([s.probs[1:] for s in near])
+        faces = np.average(faces / faces.sum(axis=1, keepdims=True), axis=0, weights=weights)
+        x = float(np.average([s.x for s in near], weights=weights))
+        y = float(np.average([s.y for s in near], weights=weights))
+        side = float(np.exp(np.average(np.log([s.side for s in near]), weights=weights)))
+        merged.append(Spot(x, y, side, (1.0 - k.die, *(float(f) * k.die for f in faces))))
+    return merged

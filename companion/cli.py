@@ -27,6 +27,7 @@ ELSEWHERE = {
     "run": ("companion.run", "add_command"),
     "calibrate": ("companion.run", "add_command"),
     "backup": ("companion.backup", "add_command"),
+    "hotspot": ("companion.hotspot", "add_command"),
     "read-dice": ("vision.commands", "add_commands"),
     "read-cards": ("vision.commands", "add_commands"),
     "markers": ("vision.commands", "add_commands"),

@@ -41,6 +41,7 @@ from companion.hosting import (
     serve_until_stopped,
     start_logging,
 )
+from companion.hotspot import read_hotspot
 from companion.newgame import new_header
 from companion.readings import CONFIDENT
 from companion.serve import secrets_path, table_secrets
@@ -189,7 +190,8 @@ def run(args: argparse.Namespace) -> int:
         table.heartbeat.append(watchdog.feed)
         with _camera(table, settings, calibrator) as camera, \
                 _panel(table, settings), advisor(table, settings.odds), \
-                dashboard(table, listening, {"CALIBRATOR": calibrator}) as server:
+                dashboard(table, listening, {"CALIBRATOR": calibrator,
+                                             "HOTSPOT": read_hotspot(args.config)}) as server:
             watchdog.checks.append(lambda: answers_http(settings.host, server.port))
             if camera is not None:
                 watchdog.checks.append(

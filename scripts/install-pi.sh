@@ -284,6 +284,7 @@ units_changed=()
 install_unit camel-companion.service
 install_unit camel-companion-backup.service
 install_unit camel-companion-backup.timer
+install_unit camel-companion-hotspot.service
 if [ "$kiosk" = yes ]; then
     kiosk_groups=(video)
     getent group render >/dev/null && kiosk_groups+=(render)
@@ -297,6 +298,8 @@ main_changed=$(changed camel-companion.service)
 [ "$program_changed" = no ] || main_changed=yes
 start_unit camel-companion.service "$main_changed"
 start_unit camel-companion-backup.timer "$(changed camel-companion-backup.timer)"
+# The hotspot looks for a network once at each boot; installing it changes nothing now.
+systemctl enable --quiet camel-companion-hotspot.service
 if [ "$kiosk" = yes ]; then
     start_unit camel-companion-kiosk.service "$(changed camel-companion-kiosk.service)"
 fi

@@ -16,6 +16,7 @@ SERVICE = ROOT / "systemd" / "camel-companion.service"
 KIOSK = ROOT / "systemd" / "camel-companion-kiosk.service"
 BACKUP = ROOT / "systemd" / "camel-companion-backup.service"
 BACKUP_TIMER = ROOT / "systemd" / "camel-companion-backup.timer"
+HOTSPOT = ROOT / "systemd" / "camel-companion-hotspot.service"
 INSTALL = ROOT / "scripts" / "install-pi.sh"
 CONFIG_TXT = ROOT / "firmware_config" / "config.txt"
 PIN_MAP = PinMap.from_toml(ROOT / "firmware_config" / "buttons.toml")
@@ -65,13 +66,13 @@ def pins(config_txt: Path, attributes: str) -> set[int]:
     return found
 
 
-@pytest.mark.parametrize("unit", [SERVICE, KIOSK, BACKUP, BACKUP_TIMER],
+@pytest.mark.parametrize("unit", [SERVICE, KIOSK, BACKUP, BACKUP_TIMER, HOTSPOT],
                          ids=lambda unit: unit.name)
 def test_systemd_analyze_verify_finds_nothing_wrong_with_the_unit(unit, tmp_path):
     analyze = shutil.which("systemd-analyze")
     assert analyze, "systemd-analyze is missing: scripts/setup.sh test installs Debian's systemd"
     copies = {u: runnable_here(u, tmp_path)  # the kiosk needs the service, a timer its service
-              for u in (SERVICE, KIOSK, BACKUP, BACKUP_TIMER)}
+              for u in (SERVICE, KIOSK, BACKUP, BACKUP_TIMER, HOTSPOT)}
     done = subprocess.run([analyze, "verify", str(copies[unit])], capture_output=True,
                           text=True, timeout=60, check=False)
     said = [line for line in (done.stdout + done.stderr).splitlines()

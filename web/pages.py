@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, make_response, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from web.auth import viewer
 from web.context import current_table
@@ -31,7 +32,7 @@ def dashboard() -> Any:
     }
     response = make_response(render_template(
         "dashboard.html", lang=lang, t=languages[lang], boot=boot, languages=boot["languages"],
-        join_urls=current_app.config.get("JOIN_URLS") or [request.host_url]))
+        join_urls=join_urls(), hotspot=_hotspot_shown()))
     if request.args.get("lang") in languages:
         response.set_cookie(LANGUAGE_COOKIE, lang, max_age=A_YEAR, samesite="Lax")
     return response
@@ -42,11 +43,45 @@ def join_code() -> Any:
     """A QR code of the address a phone opens to join the table (never the PIN)."""
     import segno
 
-    urls = current_app.config.get("JOIN_URLS") or [request.host_url]
-    svg = segno.make(urls[0], error="m").svg_inline(scale=6, border=2)
+    svg = segno.make(join_urls()[0], error="m").svg_inline(scale=6, border=2)
     response = make_response(svg)
     response.mimetype = "image/svg+xml"
     return response
+
+
+@bp.get("/wifi.svg")
+def wifi_code() -> Any:
+    """A Wi-Fi QR code that joins the table's hotspot: for the Pi's own screen only."""
+    import segno
+
+    hotspot = _hotspot_shown()
+    if hotspot is None:
+        abort(404, "no hotspot to show here")
+    response = make_response(segno.make(hotspot.wifi_code(), error="m").svg_inline(
+        scale=6, border=2))
+    response.mimetype = "image/svg+xml"
+    return response
+
+
+def join_urls() -> list[str]:
+    """The addresses a phone opens, the surest first: the table's own hotspot's while it is
+    on, those found when the server started, else the one this page was opened at."""
+    urls = current_app.config.get("JOIN_URLS") or [request.host_url]
+    hotspot = current_app.config.get("HOTSPOT")
+    if hotspot is not None and hotspot.is_on():
+        port = urlsplit(urls[0]).port or 80
+        urls = [f"http://{hotspot.address}:{port}/", *urls]
+    return urls
+
+
+def _hotspot_shown() -> Any:
+    """The table's hotspot, to show on the Pi's own screen (a browser on the Pi) while it is
+    on; None anywhere else."""
+    hotspot = current_app.config.get("HOTSPOT")
+    if hotspot is None or request.remote_addr not in ("127.0.0.1", "::1") \
+            or not hotspot.is_on():
+        return None
+    return hotspot
 
 
 def page_language() -> tuple[str, dict[str, str]]:

@@ -115,3 +115,27 @@ def test_the_page_shows_a_qr_code_of_the_table_address_never_of_the_pin(app, cli
 def test_without_a_known_address_the_code_is_the_one_the_page_was_opened_at(client):
     assert client.get("/join.svg").text == segno.make("http://localhost/", error="m").svg_inline(
         scale=6, border=2)
+
+
+def test_the_pi_screen_shows_its_own_wifi_as_a_code_while_it_is_a_hotspot(app, client):
+    from companion.hotspot import Hotspot
+
+    app.config["JOIN_URLS"] = ["http://camel.local:8000/"]
+    app.config["HOTSPOT"] = Hotspot("desert-race", ssid="camel table", address="127.0.0.1")
+    kiosk = client.get("/").text
+    assert "<code>camel table</code>" in kiosk and "<code>http://127.0.0.1:8000/</code>" in kiosk
+    assert client.get("/wifi.svg").text == segno.make(
+        "WIFI:T:WPA;S:camel table;P:desert-race;;", error="m").svg_inline(scale=6, border=2)
+    assert client.get("/join.svg").text == segno.make(
+        "http://127.0.0.1:8000/", error="m").svg_inline(scale=6, border=2)
+    phone = {"REMOTE_ADDR": "192.168.1.50"}
+    assert "camel table" not in client.get("/", environ_base=phone).text
+    assert client.get("/wifi.svg", environ_base=phone).status_code == 404
+
+
+def test_a_hotspot_that_is_off_is_not_shown(app, client):
+    from companion.hotspot import Hotspot
+
+    app.config["HOTSPOT"] = Hotspot("desert-race", ssid="camel table", address="192.0.2.7")
+    assert "camel table" not in client.get("/").text
+    assert client.get("/wifi.svg").status_code == 404

@@ -5,6 +5,7 @@ import sys
 import threading
 import time
 import types
+from typing import ClassVar
 
 import pytest
 
@@ -165,7 +166,7 @@ class StandInPicamera2:
     the driver raises), frames once the plan is done; and like libcamera it refuses to open a
     camera that another Picamera2 still holds."""
 
-    camera_controls = {"ExposureTime": (), "AnalogueGain": ()}
+    camera_controls: ClassVar[dict] = {"ExposureTime": (), "AnalogueGain": ()}
     plan: list[str]
     stage: Stage
     held: list["StandInPicamera2"]

@@ -22,7 +22,6 @@ import numpy as np
 
 from vision.colours import DiceColours, colour_distance, colour_feature
 from vision.dicesets import ColourDiceSet
-from vision.faces import bilinear
 
 if TYPE_CHECKING:
     from vision.calibrate import TableCalibration
@@ -471,3 +470,20 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
         colours = DiceColours({name: tuple(float(c) for c in np.array(bgr) * gains)
                                for name, bgr in nominal.references.items()})
     return colours
+
+
+def bilinear(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """`image` sampled at float positions (clamped to the border)."""
+    height, width = image.shape[:2]
+    xs = np.clip(xs, 0, width - 1.001)
+    ys = np.clip(ys, 0, height - 1.001)
+    x0 = xs.astype(np.intp)
+    y0 = ys.astype(np.intp)
+    fx = xs - x0
+    fy = ys - y0
+    if image.ndim == 3:
+        fx = fx[..., None]
+        fy = fy[..., None]
+    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
+    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
+    return top * (1 - fy) + bottom * fy

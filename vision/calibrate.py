@@ -220,11 +220,12 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     if len(seen) < len(colours) and table is not None:
         seen += [blob for blob in _blobs_on_mat(image, table)
                  if not any(_holds(box, blob[0]) for box, _ in seen)]
-    if len(seen) < len(colours):
-        raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: lay all "
-                               f"of them ({', '.join(colours)}) in view, apart, and try again")
-    seen = seen[:len(colours) + 4]
     nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
+    if len(seen) < len(colours):
+        raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: could "
+                               f"not find the {_missing(seen, nominal, colours)} die; lay "
+                               "all of them in view, apart, and try again")
+    seen = seen[:len(colours) + 4]
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
     assignment = _cheapest_assignment(cost)
@@ -238,6 +239,16 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
                                "the roll zone, apart and in full light, and try again")
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
+
+
+def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:
+    """The colours of the dice not found, by matching those found (box, colour) to the
+    nearest of the set's, each once: what a person must look for on the table."""
+    if not seen:
+        return ", ".join(colours)
+    measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
+    found = _cheapest_assignment(colour_distance(measured[:, None], nominal[None]))
+    return ", ".join(c for k, c in enumerate(colours) if k not in found)
 
 
 def _blobs_on_mat(image: np.ndarray, table: TableCalibration

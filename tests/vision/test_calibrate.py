@@ -1,16 +1,30 @@
 """Calibration: the table from its markers or from points tapped by hand, the cheap check that
 the camera has not moved, and the dice's colours learned from one shot."""
 
+import random
 import tomllib
 
 import numpy as np
 import pytest
 
 from tests.vision.conftest import calibrated_scene
-from vision.calibrate import CalibrationError, TableCalibration, calibrate_table, find_markers
+from vision.calibrate import (
+    CalibrationError,
+    TableCalibration,
+    calibrate_table,
+    find_markers,
+    learn_colours,
+)
 from vision.config import calibration_toml, load_config
 from vision.dicesets import dice_set
-from vision.synth import calibration_frame, random_light, random_table
+from vision.synth import (
+    LIGHTS,
+    calibration_frame,
+    random_light,
+    random_table,
+    render,
+    scatter_dice,
+)
 from vision.table import TableLayout
 
 
@@ -88,3 +102,34 @@ def test_calibration_round_trips_through_the_toml_it_writes(tmp_path):
     assert config.colours_for("camelup-2018").references.keys() == colours.references.keys()
     assert config.colours_for("camelup-2014") is None
     assert config.layout == TableLayout()
+
+
+#: tables drawn afresh each run, from a range no tuning or benchmark draws from
+FIRST_SEED = random.SystemRandom().randrange(3_000_000, 4_000_000)
+
+
+@pytest.mark.parametrize("game", ["camelup-2014", "camelup-2018"])
+def test_calibration_is_not_refused_while_every_die_is_in_view(game):
+    refused = []
+    for k, light in enumerate(LIGHTS):
+        seed = FIRST_SEED + 10 * k
+        table = random_table(seed, game)
+        lit = random_light(np.random.default_rng(seed), light)
+        shot = calibration_frame(table, lit, seed)
+        try:
+            learn_colours(shot.image, dice_set(game), table=calibrate_table(shot.image,
+                                                                           table.layout))
+        except CalibrationError as refusal:
+            refused.append((seed, light, str(refusal)))
+    assert refused == []
+
+
+def test_a_die_not_in_view_is_named_when_calibration_is_refused():
+    table = random_table(4, "camelup-2018")
+    light = random_light(np.random.default_rng(4), "neutral")
+    rng = np.random.default_rng(4)
+    dice = [d for d in table.dice.dice if d.colour != "green"]
+    shot = render(table, scatter_dice(rng, dice, table.layout, touching=0.0), light, rng=rng)
+    found = calibrate_table(shot.image, table.layout)
+    with pytest.raises(CalibrationError, match="could not find the green die"):
+        learn_colours(shot.image, dice_set("camelup-2018"), table=found)

@@ -32,7 +32,9 @@ if [ "${1:-}" = test ] && ! command -v systemd-analyze >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd
 fi
-if [ "${1:-}" = test ]; then
+# (Only where the distribution's own Python is 3.11 or newer, as on Debian 12 and the Pi's OS.)
+if [ "${1:-}" = test ] && /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        2>/dev/null; then
     if ! /usr/bin/python3 -c 'import cv2, numpy, ensurepip, venv' 2>/dev/null; then
         as_root apt-get update -qq
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-opencv \

@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh test
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"
-if [ $# -eq 0 ]; then
+if [ $# -eq 0 ] && [ ! -x .venv-debian/bin/python ]; then
+    echo "test.sh: no .venv-debian (this distribution's Python is older than 3.11): the tests \
+on its OpenCV and NumPy are skipped" >&2
+elif [ $# -eq 0 ]; then
     .venv-debian/bin/python -m pytest -p no:cacheprovider tests/vision \
         --ignore=tests/vision/test_reader_photos.py --ignore=tests/vision/test_reader_rendered.py \
         tests/test_camera.py tests/test_camera_games.py tests/test_run.py tests/test_run_cards.py \

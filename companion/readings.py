@@ -21,8 +21,10 @@ from companion.game import Game
 from companion.rules import cards, last_camel
 from companion.rules.fields import as_choice, as_int
 
-CONFIDENT = 0.9
-"""Below this confidence a reading waits for a person, however plausible it looks."""
+CONFIDENT = 0.8
+"""Below this confidence a reading waits for a person, however plausible it looks. On rendered
+tables the dice reader was tuned on (vision.rendered_set's 500,012 to 500,059), no die it
+misread was read this surely, and three dice of four were."""
 
 OUTCOMES = ("accepted", "pending", "refused", "waiting")
 """`waiting`: a Last Camel die's face read alone, waiting for the other die's."""

@@ -156,26 +156,33 @@ class Advisor:
                 return
 
     def _ask(self, game: str, state: Any) -> dict[str, Any] | None:
-        """The worker's odds of `state`, starting the worker if it is not running."""
-        if self._worker is not None and self._worker.poll() is not None:
-            self._stop_worker()
-        if self._worker is None:
-            here = str(Path(__file__).resolve().parent.parent)
-            path = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
-            self._worker = subprocess.Popen([sys.executable, "-m", "companion.advisor",
-                                             str(os.getpid())],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            env={**os.environ, "PYTHONPATH": path})
-        assert self._worker.stdin is not None and self._worker.stdout is not None
-        try:
-            _send(self._worker.stdin, (game, state, self.races))
-            kind, answer = _receive(self._worker.stdout)
-        except (OSError, EOFError) as e:
-            self._stop_worker()
-            raise RuntimeError("the odds worker stopped") from e
+        """The worker's odds of `state`, starting the worker if it is not running. A worker
+        found dead while asked (killed a moment before: not yet seen to have ended) is
+        started again and asked once more, so the position's odds are not lost."""
+        for attempt in range(2):
+            if self._worker is not None and self._worker.poll() is not None:
+                self._stop_worker()
+            if self._worker is None:
+                self._worker = self._start_worker()
+            assert self._worker.stdin is not None and self._worker.stdout is not None
+            try:
+                _send(self._worker.stdin, (game, state, self.races))
+                kind, answer = _receive(self._worker.stdout)
+                break
+            except (OSError, EOFError) as e:
+                self._stop_worker()
+                if attempt:
+                    raise RuntimeError("the odds worker stopped") from e
         if kind == "error":
             raise RuntimeError(f"the odds worker failed:\n{answer}")
         return answer
+
+    def _start_worker(self) -> subprocess.Popen:
+        here = str(Path(__file__).resolve().parent.parent)
+        path = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
+        return subprocess.Popen([sys.executable, "-m", "companion.advisor", str(os.getpid())],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                env={**os.environ, "PYTHONPATH": path})
 
     def _stop_worker(self) -> None:
         """Close the worker's requests, so that it ends, and wait for it."""

@@ -170,17 +170,23 @@ def pin_actions_beside_idle_connections(port: int, rng: random.Random) -> tuple[
     """Hold 200 connections that send nothing, time 20 PIN actions: median and max, in ms."""
     idle = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(200)]
     try:
-        took = []
-        for n in range(20):
-            body = {"player": "Ann", "action": "roll", "die": rng.choice(DICE),
-                    "value": rng.randint(1, 3)} if n % 2 == 0 else None
-            sent = time.perf_counter()
-            post(port, "/api/actions" if body else "/api/undo", body)
-            took.append(1000 * (time.perf_counter() - sent))
+        took = timed_pin_actions(port, rng)
     finally:
         for sock in idle:
             sock.close()
     return statistics.median(took), max(took)
+
+
+def timed_pin_actions(port: int, rng: random.Random, count: int = 20) -> list[float]:
+    """`count` PIN actions, rolls and undos in turn: how long each took to answer, in ms."""
+    took = []
+    for n in range(count):
+        body = {"player": "Ann", "action": "roll", "die": rng.choice(DICE),
+                "value": rng.randint(1, 3)} if n % 2 == 0 else None
+        sent = time.perf_counter()
+        post(port, "/api/actions" if body else "/api/undo", body)
+        took.append(1000 * (time.perf_counter() - sent))
+    return took
 
 
 def pin_actions_beside_pollers(port: int, rng: random.Random) -> tuple[float, float, int]:
@@ -205,14 +211,8 @@ def pin_actions_beside_pollers(port: int, rng: random.Random) -> tuple[float, fl
     for poller in pollers:
         poller.start()
     time.sleep(1.0)
-    took = []
     try:
-        for n in range(20):
-            body = {"player": "Ann", "action": "roll", "die": rng.choice(DICE),
-                    "value": rng.randint(1, 3)} if n % 2 == 0 else None
-            sent = time.perf_counter()
-            post(port, "/api/actions" if body else "/api/undo", body)
-            took.append(1000 * (time.perf_counter() - sent))
+        took = timed_pin_actions(port, rng)
     finally:
         stop.set()
         for poller in pollers:

@@ -107,13 +107,10 @@ def _sync(path: Path) -> None:
 
 def add_command(commands: Any) -> None:
     """Add `backup` to the CLI's subcommands."""
-    from companion.run import DEFAULT_CONFIG
+    from companion.run import config_command
 
-    command = commands.add_parser("backup", help="copy the store to the configured folder once "
-                                                 "a day, and finished games to a USB stick")
-    command.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
-                         help=f"the configuration file (default {DEFAULT_CONFIG})")
-    command.set_defaults(run=backup)
+    config_command(commands, "backup", "copy the store to the configured folder once a day, "
+                   "and finished games to a USB stick", backup)
 
 
 def backup(args: argparse.Namespace) -> int:

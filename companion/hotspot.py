@@ -125,13 +125,10 @@ def read_hotspot(config: Path) -> Hotspot | None:
 
 def add_command(commands: Any) -> None:
     """Add `hotspot` to the CLI's subcommands."""
-    from companion.run import DEFAULT_CONFIG
+    from companion.run import config_command
 
-    command = commands.add_parser("hotspot", help="start the Pi's own Wi-Fi when it has none "
-                                                  "(run at boot by its service)")
-    command.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
-                         help=f"the configuration file (default {DEFAULT_CONFIG})")
-    command.set_defaults(run=hotspot_command)
+    config_command(commands, "hotspot", "start the Pi's own Wi-Fi when it has none (run at "
+                   "boot by its service)", hotspot_command)
 
 
 def hotspot_command(args: argparse.Namespace) -> int:

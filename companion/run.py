@@ -24,7 +24,7 @@ import random
 import sys
 import threading
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -158,11 +158,19 @@ def add_command(commands: Any) -> None:
                                   "(what the service starts)"),
                          ("calibrate", "run the table and walk through calibrating the camera "
                                        "on the dashboard's calibration page")):
-        command = commands.add_parser(name, help=helped)
-        command.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
-                             help=f"the configuration file (default {DEFAULT_CONFIG})")
+        command = config_command(commands, name, helped, run)
         command.add_argument("--port", type=int, help="the port, instead of the configured one")
-        command.set_defaults(run=run, calibrating=name == "calibrate")
+        command.set_defaults(calibrating=name == "calibrate")
+
+
+def config_command(commands: Any, name: str, helped: str,
+                   runs: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    """A subcommand of the Pi's, which reads its configuration file (`--config`)."""
+    command = commands.add_parser(name, help=helped)
+    command.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                         help=f"the configuration file (default {DEFAULT_CONFIG})")
+    command.set_defaults(run=runs)
+    return command
 
 
 def run(args: argparse.Namespace) -> int:

@@ -147,19 +147,27 @@ def test_recover_will_not_write_over_a_file(whole, tmp_path):
     assert taken.read_text() == "mine"
 
 
+def tamper(path, *statements: str) -> None:
+    """Change a store's file behind the store's back, as a bad disk or a person might."""
+    db = sqlite3.connect(path)
+    with db:
+        for statement in statements:
+            db.execute(statement)
+    db.close()
+
+
 def test_a_store_whose_last_records_are_lost_is_refused(whole, tmp_path):
     path, _ = whole
     copy = tmp_path / "short.sqlite3"
     shutil.copyfile(path, copy)
-    db = sqlite3.connect(copy)
-    with db:
-        db.execute("DELETE FROM records WHERE seq > (SELECT MAX(seq) - 3 FROM records)")
-    db.close()
+    tamper(copy, "DELETE FROM records WHERE seq > (SELECT MAX(seq) - 3 FROM records)")
     with pytest.raises(DamagedStore, match="some are lost"):
         Store(copy)
 
 
-def test_a_schema_1_store_is_brought_up_to_date_and_checked_from_then_on(tmp_path):
+@pytest.fixture
+def schema_1_store(tmp_path):
+    """A store as schema 1 wrote it (no digests), holding one game: its path and the game."""
     path = tmp_path / "old.sqlite3"
     game = random_game(HEADERS["camelup-2014"], 3, max_actions=10)
     db = sqlite3.connect(path)
@@ -177,28 +185,21 @@ def test_a_schema_1_store_is_brought_up_to_date_and_checked_from_then_on(tmp_pat
             db.execute("INSERT INTO records (game_id, kind, action, at) VALUES (1, 'push', ?, "
                        "'then')", (json.dumps(action.to_json()),))
     db.close()
+    return path, game
+
+
+def test_a_schema_1_store_is_brought_up_to_date_and_checked_from_then_on(schema_1_store):
+    path, game = schema_1_store
     with Store(path) as store:
         assert store.open_game().game.actions == game.actions
         assert store.db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("UPDATE records SET at = 'later' WHERE seq = 2")
-    db.close()
+    tamper(path, "UPDATE records SET at = 'later' WHERE seq = 2")
     with pytest.raises(DamagedStore, match="record 2 does not match"):
         Store(path)
 
 
-def test_a_schema_1_store_on_read_only_media_is_read_as_it_is(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    game = random_game(HEADERS["camelup-2014"], 3, max_actions=10)
-    with Store(path) as store:
-        store.import_game(game)
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("ALTER TABLE records DROP COLUMN digest")
-        db.execute("ALTER TABLE games DROP COLUMN digest")
-        db.execute("PRAGMA user_version=1")
-    db.close()
+def test_a_schema_1_store_on_read_only_media_is_read_as_it_is(schema_1_store, tmp_path):
+    path, game = schema_1_store
     with Store(path, read_only=True) as store:
         assert store.open_game().game.actions == game.actions
     with pytest.raises(StoreError, match="holds no game: it is an empty file"):

@@ -34,7 +34,7 @@ def games() -> Any:
 @trusted
 def game_log(game_id: str) -> Any:
     """Game `game_id` (or `latest`) as its game log, to keep or to `import` elsewhere."""
-    if game_id != "latest" and not game_id.isdigit():
+    if game_id != "latest" and not (game_id.isascii() and game_id.isdigit()):
         abort(404, f"no game {game_id!r}: give its number, or latest")
     try:
         text = _backup().game_log(None if game_id == "latest" else int(game_id))

@@ -10,6 +10,8 @@ is let go of as it goes, so pages left open all night keep the server's memory f
 
 from __future__ import annotations
 
+import errno
+import logging
 import resource
 import threading
 from typing import Any
@@ -19,6 +21,8 @@ from waitress.server import BaseWSGIServer
 from waitress.wasyncore import close_all
 
 from web.events import HANG_UP
+
+log = logging.getLogger(__name__)
 
 REQUEST_THREADS = 8
 """Threads kept free for ordinary requests beside the live streams."""
@@ -82,7 +86,17 @@ class Server:
         return self
 
     def serve_forever(self) -> None:
-        self._server.run()
+        """Run the server's loop until it is closed. A loop whose wake-up pipe was closed
+        under it (a stray close elsewhere in the process) ends with one line in the log, not
+        a traceback: close() ends its connections, and the Pi's watchdog, which asks the
+        dashboard for a page, restarts a service whose dashboard no longer answers."""
+        try:
+            self._server.run()
+        except OSError as e:
+            if e.errno != errno.EBADF:
+                raise
+            if not self._is_closed:
+                log.error("the dashboard's server lost the pipe that wakes it and stops: %s", e)
 
     def close(self) -> None:
         """Stop answering, end the open connections, and stop the server's threads.

@@ -53,6 +53,6 @@ def as_object(value: Any, key: str, error: type[CompanionError]) -> dict[str, An
 
 def as_space_key(key: str, where: str, error: type[CompanionError], *, low: int, high: int) -> int:
     """A space number written as an object key: `"6"`, from `low` to `high`."""
-    if not (key.isdigit() and str(int(key)) == key and low <= int(key) <= high):
+    if not (key.isascii() and key.isdigit() and str(int(key)) == key and low <= int(key) <= high):
         raise error(f"{where}: space {key!r} must be a number from {low} to {high}")
     return int(key)

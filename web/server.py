@@ -115,7 +115,8 @@ class Server:
             # asked, so end its connections from here; the loop ends with them. Closing the
             # pipe stops at its stolen end: its last descriptor is closed here too.
             close_all(self._server._map, ignore_all=True)
-            self._server.trigger.socket.close()
+            if self._server.trigger.socket is not None:
+                self._server.trigger.socket.close()
         if self._thread is not None:
             self._thread.join(timeout=5)
 

@@ -112,11 +112,13 @@ class Server:
         except OSError:
             # the pipe that wakes the server's loop was closed under it (a stray second close
             # of a reused descriptor elsewhere in the process does that): the loop cannot be
-            # asked, so end its connections from here; the loop ends with them. Closing the
-            # pipe stops at its stolen end: its last descriptor is closed here too.
+            # asked, so end its connections from here; the loop ends with them.
+            trigger = self._server.trigger
+            # its write end's number may belong to another file by now: never close it again
+            trigger._fds = [fd for fd in trigger._fds if fd != trigger.trigger]
             close_all(self._server._map, ignore_all=True)
-            if self._server.trigger.socket is not None:
-                self._server.trigger.socket.close()
+            if trigger.socket is not None:
+                trigger.socket.close()
         if self._thread is not None:
             self._thread.join(timeout=5)
 

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from training.labelled import SETS, die_sides, split
-from vision.dicenet import DIE, WINDOW, merge, prepare, search_scales, spots
+from vision.dicenet import DIE, WINDOW, merge, prepare, search_scales, spots_at
 from vision.scoring import TrueDie
 from vision.spec import PIP_CELLS
 
@@ -378,6 +378,15 @@ class _Photo:
     sides: list[float]
     centres: list[tuple[float, float]]
 
+    @classmethod
+    def read(cls, name: str, path: Path, truth: list[TrueDie]) -> _Photo | None:
+        """Photo `path` of set `name` with its true dice, or None where it cannot be read."""
+        image = cv2.imread(str(path))
+        if image is None:
+            return None
+        return cls(image, truth, die_sides(name, truth),
+                   [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in truth])
+
 
 def photo_samples(rng: np.random.Generator, *, per_die: int = 24, empty: int = 120
                   ) -> Iterator[Sample]:
@@ -386,19 +395,16 @@ def photo_samples(rng: np.random.Generator, *, per_die: int = 24, empty: int = 1
     no die at all."""
     for name in SETS:
         for path, truth in split(name, "train"):
-            image = cv2.imread(str(path))
-            if image is None or not truth:
+            photo = _Photo.read(name, path, truth)
+            if photo is None or not truth:
                 continue
-            photo = _Photo(image, truth, die_sides(name, truth),
-                           [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2)
-                            for t in truth])
             for t, side, centre in zip(truth, photo.sides, photo.centres, strict=True):
                 for _ in range(per_die):
                     yield from _photo_window(rng, photo, centre, side, on_centre=True,
                                              value=t.value)
                     yield from _photo_window(rng, photo, centre, side, on_centre=False,
                                              value=t.value)
-            height, width = image.shape[:2]
+            height, width = photo.image.shape[:2]
             for _ in range(empty):   # anywhere, at any size the reader looks for dice at
                 centre = (rng.uniform(0, width), rng.uniform(0, height))
                 side = math.exp(rng.uniform(math.log(10), math.log(min(height, width) / 3)))
@@ -475,16 +481,11 @@ def hard_negatives(model: Path, rng: np.random.Generator, *, copies: int = 3
     network errs on, for the next to learn from."""
     for name in SETS:
         for path, truth in split(name, "train"):
-            image = cv2.imread(str(path))
-            if image is None:
+            photo = _Photo.read(name, path, truth)
+            if photo is None:
                 continue
-            photo = _Photo(image, truth, die_sides(name, truth),
-                           [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2)
-                            for t in truth])
-            found = []
-            for scale in search_scales(image.shape):
-                found += spots(image, scale, least=0.5, model=model)
-            for spot in merge(found):
+            scales = search_scales(photo.image.shape)
+            for spot in merge(spots_at(photo.image, scales, least=0.5, model=model)):
                 if _label_at(photo, (spot.x, spot.y), spot.side, DIE) != 0:
                     continue
                 for _ in range(copies):

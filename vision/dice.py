@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.colours import DiceColours
-from vision.dicenet import DIE, Spot, merge, search_scales, spots
+from vision.dicenet import DIE, Spot, merge, search_scales, spots_at
 from vision.dicesets import DiceSet
 
 if TYPE_CHECKING:
@@ -91,9 +91,7 @@ class DiceReader:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
         scales = [DIE / self.die_size] if self.die_size else search_scales(image.shape)
-        found: list[Spot] = []
-        for scale in scales:
-            found += spots(image, scale, least=_LEAST_DIE)
+        found = spots_at(image, scales, least=_LEAST_DIE)
         smooth = cv2.GaussianBlur(image, (3, 3), 0)
         if self.table is None:
             dice = merge(found)
@@ -111,7 +109,7 @@ class DiceReader:
         a die lies nearer to it: a side face the network takes for a top, too)."""
         _, r, t = self.table.camera
         foot = (-r.T @ t)[:2]
-        places = [self._on_top_plane([(s.x, s.y)], offset)[0] for s in dice]
+        places = self._on_top_plane([(s.x, s.y) for s in dice], offset)
         order = sorted(range(len(dice)), key=lambda i: -dice[i].die)
         taken: set[int] = set()
         kept: list[Spot] = []

@@ -161,6 +161,13 @@ def spots(image: np.ndarray, scale: float, *, least: float = 0.5,
     return found
 
 
+def spots_at(image: np.ndarray, scales: list[float], *, least: float = 0.5,
+             model: Path = MODEL) -> list[Spot]:
+    """The places where the network sees a die at least `least` surely, at each of
+    `scales` (spots), together."""
+    return [spot for scale in scales for spot in spots(image, scale, least=least, model=model)]
+
+
 def search_scales(shape: tuple[int, ...]) -> list[float]:
     """The scales a frame whose dice's size is not known is searched at: dice from
     SMALLEST_DIE pixels to a third of the frame (a photo larger than the camera's largest

@@ -230,10 +230,15 @@ class DemoTable:
             self.stage.clear()
 
     def _check_pending(self, snapshot: Snapshot) -> Snapshot:
-        """Look at the die the camera was unsure of: OK if the page has it right, else tap."""
+        """Look at the die the camera was unsure of: OK if the page has it right, NO if the
+        die thrown is out of the pyramid already (a second, false reading: a side face, a
+        speck), else tap what it shows."""
         waiting = snapshot.view["pending"][0]
         thrown = self.stage.thrown[-1] if self.stage.thrown else None
         self._pause(1.5)
+        in_pyramid = self.table.snapshot.view["dice_in_pyramid"]
+        if thrown is not None and thrown.colour not in in_pyramid and not _shows(waiting, thrown):
+            return self.table.reject_pending()
         if thrown is not None and _shows(waiting, thrown):
             before = self.table.snapshot.version
             self._press("ok")

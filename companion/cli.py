@@ -12,13 +12,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
 from companion.standings import odds_text, standings_text
 
 if TYPE_CHECKING:
+    from companion.game import Game
     from companion.store import Store
 
 ELSEWHERE = {
@@ -76,6 +77,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
 
     actions = commands.add_parser("actions", help="list the actions open to the player to act")
     actions.add_argument("log", type=Path, metavar="GAME.jsonl")
+    actions.add_argument("--upto", type=int, metavar="N",
+                         help="what was open after the first N actions (0: the start)")
     actions.set_defaults(run=_actions)
 
     imp = commands.add_parser("import", help="copy a game log into a store")
@@ -106,9 +109,14 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _state(game: Game, upto: int | None) -> Any:
+    """The game's state now, or after its first `upto` actions when the command asks."""
+    return game.state if upto is None else game.state_after(upto)
+
+
 def _replay(args: argparse.Namespace) -> None:
     game = load_game(args.log)
-    state = game.state if args.upto is None else game.state_after(args.upto)
+    state = _state(game, args.upto)
     view = game.rules.state_json(state)
     print(json.dumps(view) if args.json else standings_text(view))
 
@@ -117,7 +125,7 @@ def _odds(args: argparse.Namespace) -> None:
     from companion.odds import ODDS, SEED  # NumPy is loaded for the commands that need it
 
     game = load_game(args.log)
-    state = game.state if args.upto is None else game.state_after(args.upto)
+    state = _state(game, args.upto)
     if game.rules.game not in ODDS:
         raise CompanionError(f"there are no odds for {game.rules.game} yet")
     odds = ODDS[game.rules.game](state, seed=SEED if args.seed is None else args.seed)
@@ -126,8 +134,19 @@ def _odds(args: argparse.Namespace) -> None:
 
 def _actions(args: argparse.Namespace) -> None:
     game = load_game(args.log)
-    for action in game.legal_actions():
+    state = _state(game, args.upto)
+    actions = game.rules.legal_actions(state)
+    for action in actions:
         print(dump_line(action.to_json()))
+    if not actions:
+        print(_over(game.rules.state_json(state), len(game) if args.upto is None else args.upto))
+
+
+def _over(view: dict[str, Any], played: int) -> str:
+    """The one line `actions` prints when nothing more can be played."""
+    won = f", won by {' and '.join(view['winners'])}" if view.get("winners") else ""
+    return (f"the game is over after {played} action{'' if played == 1 else 's'}{won}: "
+            "nothing more can be played")
 
 
 def _import(args: argparse.Namespace) -> None:
@@ -146,9 +165,17 @@ def _export(args: argparse.Namespace) -> None:
 
 def _games(args: argparse.Namespace) -> None:
     with _existing(args.db) as store:
-        for g in store.games():
-            print(f"{g.id:>4}  {g.game}  {', '.join(g.players)}  started {g.created}  "
-                  f"{g.records} records")
+        rows = [(str(g.id), g.game, ", ".join(g.players),
+                 g.created[:16].replace("T", " ") + " UTC", str(g.records))
+                for g in store.games()]
+    if not rows:
+        print(f"{args.db} holds no game yet")
+        return
+    rows.insert(0, ("game", "rules", "players", "started", "records"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    for row in rows:
+        print("  ".join((cell.rjust if i in (0, 4) else cell.ljust)(widths[i])
+                        for i, cell in enumerate(row)).rstrip())
 
 
 def _existing(path: Path) -> Store:

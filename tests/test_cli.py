@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -186,6 +187,27 @@ def test_actions_lists_what_the_player_to_act_may_do(log):
             assert len(read_game([*EXAMPLE_2014.splitlines(), line])) == 5
 
 
+@pytest.mark.parametrize("example", sorted(Path("examples").glob("*.jsonl")))
+def test_actions_on_a_finished_game_says_in_one_line_that_it_is_over(example):
+    game = read_game(example.read_text().splitlines())
+    winners = " and ".join(game.rules.state_json(game.state)["winners"])
+    result = companion("actions", example)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (f"the game is over after {len(game)} actions, won by {winners}: "
+                             "nothing more can be played\n")
+
+
+def test_actions_upto_lists_what_was_open_after_the_first_n_actions(tmp_path, log):
+    lines = EXAMPLE_2014.splitlines(keepends=True)
+    for n in range(len(lines)):
+        shorter = write(tmp_path, "".join(lines[: n + 1]), name=f"first-{n}.jsonl")
+        upto = companion("actions", "--upto", n, log)
+        assert upto.returncode == 0 and upto.stdout
+        assert upto.stdout == companion("actions", shorter).stdout
+    line = refused(companion("actions", "--upto", 5, log))
+    assert "the game has 4 actions, so there is no state after 5" in line
+
+
 def test_import_export_and_games_round_trip_through_a_store(tmp_path, log):
     db = tmp_path / "table.sqlite"
     other = write(tmp_path, game_text(random_game(HEADERS["camelup-2018"], 4)), "other.jsonl")
@@ -193,11 +215,12 @@ def test_import_export_and_games_round_trip_through_a_store(tmp_path, log):
     assert companion("import", other, "--db", db).stdout == f"stored as game 2 in {db}\n"
     listed = companion("games", "--db", db)
     assert listed.returncode == 0
-    rows = [line.strip().split("  ") for line in listed.stdout.splitlines()]
+    rows = [re.split(r"\s{2,}", line.strip()) for line in listed.stdout.splitlines()]
     assert [(r[0], r[1], r[2], r[-1]) for r in rows] == [
-        ("1", "camelup-2014", "Ann, Bob, Cy", "4 records"),
+        ("game", "rules", "players", "records"),
+        ("1", "camelup-2014", "Ann, Bob, Cy", "4"),
         ("2", "camelup-2018", ", ".join(HEADERS["camelup-2018"]["players"]),
-         f"{len(other.read_text().splitlines()) - 1} records"),
+         str(len(other.read_text().splitlines()) - 1)),
     ]
     assert companion("export", "--db", db).stdout == other.read_text()
     assert companion("export", "--db", db, "--game", 1).stdout == EXAMPLE_2014

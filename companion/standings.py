@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.words import ordinal
+
 
 def standings_text(view: dict[str, Any]) -> str:
     """A few lines a person can take in at a glance."""
@@ -66,7 +68,7 @@ def odds_text(odds: dict[str, Any], player: str | None) -> str:
     width = max(len(c) for c in camels)
     places = len(next(iter(odds["leg"].values())))
     title = "Leg" if "assumes" in odds else "Leg (exact)"
-    lines = [title.ljust(width + 2) + "".join(f"{_ordinal(k + 1):>7}" for k in range(places))]
+    lines = [title.ljust(width + 2) + "".join(f"{ordinal(k + 1):>7}" for k in range(places))]
     for camel, chances in odds["leg"].items():
         lines.append(f"  {camel:<{width}}" + "".join(f"{p:>7.1%}" for p in chances))
     race = odds["race"]
@@ -82,10 +84,6 @@ def odds_text(odds: dict[str, Any], player: str | None) -> str:
     if "assumes" in odds:
         lines += ["", f"These odds assume: {odds['assumes']}"]
     return "\n".join(lines)
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th'))}"
 
 
 def _action_words(action: dict[str, Any]) -> str:

@@ -8,7 +8,8 @@ the standard library and know nothing of cameras, buttons, threads or files.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.errors import BadHeader
@@ -26,6 +27,23 @@ class GameRules(Protocol):
     def state_json(self, state: Any) -> dict[str, Any]: ...
     def state_from_json(self, view: Mapping[str, Any]) -> Any: ...
     def leg_scoring_now(self, state: Any) -> list[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """A game's rules module behind `GameRules`: each method is one of the module's functions
+    (for Camel Up, with its edition given)."""
+
+    game: str
+    initial_state: Callable[[Mapping[str, Any]], Any]
+    parse_action: Callable[[Mapping[str, Any]], Any]
+    apply: Callable[[Any, Any], Any]
+    legal_actions: Callable[[Any], list[Any]]
+    state_json: Callable[[Any], dict[str, Any]]
+    state_from_json: Callable[[Mapping[str, Any]], Any]
+    leg_scoring_now: Callable[[Any], list[dict[str, Any]]]
+    edition: Any = None
+    """The edition of a game printed in several (Camel Up 2014 and 2018), else None."""
 
 
 MODULES = {"camelup-2014": "camelup2014", "camelup-2018": "camelup2018",

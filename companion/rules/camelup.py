@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, ClassVar
 
 from companion.errors import BadHeader, IllegalAction
+from companion.rules import Rules
 from companion.rules.fields import (
     as_choice,
     as_int,
@@ -22,8 +24,9 @@ from companion.rules.fields import (
     as_space_key,
     require,
 )
-from companion.rules.players import Action, Payout, Seats, payouts_json
+from companion.rules.players import Action, Payout, Seats, check_form, pay, payouts_json, set_player
 from companion.rules.track import Track
+from companion.rules.words import ordinal
 
 PILES = ("winner", "loser")
 
@@ -344,7 +347,7 @@ def _parse_part_way(state: State, header: Mapping[str, Any]) -> State:
     for name, count in tickets.items():
         as_int(count, f"pyramid_tickets {name!r}", err, low=0, high=edition.dice_per_leg)
         _known_player(state, name, "pyramid_tickets")
-        state = _set_player(state, replace(state.player(name), pyramid_tickets=count))
+        state = set_player(state, replace(state.player(name), pyramid_tickets=count))
     if sum(p.pyramid_tickets for p in state.players) > len(state.dice_out):
         raise err('"pyramid_tickets" hold more tickets than there are dice in "dice_out"')
     race_bets = as_object(header.get("race_bets", {}), "race_bets", err)
@@ -396,20 +399,13 @@ def apply(state: State, action: Action) -> State:
                             f"{', '.join(state.names)}")
     if action.player != state.player_to_act:
         raise IllegalAction(f"it is {state.player_to_act}'s turn, not {action.player}'s")
-    _check_form(state.edition, action)
+    if isinstance(action, Roll) and (action.die is None or action.value is None):
+        raise IllegalAction("a roll needs the die that came out of the pyramid and its value")
+    check_form(action, state.edition.game, partial(parse_action, state.edition))
     after = _apply_unchecked(state, action)
     if after.finished:
         return after
     return replace(after, turn=(state.turn + 1) % len(state.players))  # type: ignore[operator]
-
-
-def _check_form(edition: Edition, action: Action) -> None:
-    """An action built in code passes the same checks as one read from the log."""
-    if isinstance(action, Roll) and (action.die is None or action.value is None):
-        raise IllegalAction("a roll needs the die that came out of the pyramid and its value")
-    if parse_action(edition, action.to_json()) != action:
-        raise IllegalAction(f"{action.to_json()} is not a {edition.game} action as the log "
-                            "writes it")
 
 
 def _apply_unchecked(state: State, action: Action) -> State:
@@ -428,18 +424,6 @@ def _apply_unchecked(state: State, action: Action) -> State:
     raise IllegalAction(f"{state.edition.game} has no {action.action} action")
 
 
-def _set_player(state: State, player: PlayerState) -> State:
-    return replace(state, players=tuple(player if p.name == player.name else p
-                                        for p in state.players))
-
-
-def _pay(state: State, payout: Payout) -> State:
-    """Pay one amount now, as tile coins are paid the moment a unit lands."""
-    p = state.player(payout.player)
-    return replace(_set_player(state, replace(p, money=p.money + payout.amount)),
-                   payouts=(*state.payouts, payout))
-
-
 def _racing(state: State, camel: str, what: str) -> None:
     if camel in state.edition.crazy_camels:
         raise IllegalAction(f"{camel} is a crazy camel: {what} go on racing camels only")
@@ -454,7 +438,7 @@ def _leg_bet(state: State, action: LegBet) -> State:
     stacks = tuple((c, v[1:] if c == action.camel else v) for c, v in state.leg_ticket_stacks)
     p = state.player(action.player)
     p = replace(p, leg_tickets=(*p.leg_tickets, LegTicket(action.camel, left[0])))
-    return replace(_set_player(state, p), leg_ticket_stacks=stacks)
+    return replace(set_player(state, p), leg_ticket_stacks=stacks)
 
 
 def _place_tile(state: State, action: TilePlacement) -> State:
@@ -507,8 +491,8 @@ def _partnership(state: State, action: Partnership) -> State:
         if state.player(name).partner is not None:
             raise IllegalAction(f"{name}'s partnership card is not available: they are "
                                 f"already partners with {state.player(name).partner} this leg")
-    state = _set_player(state, replace(state.player(me), partner=partner))
-    return _set_player(state, replace(state.player(partner), partner=me))
+    state = set_player(state, replace(state.player(me), partner=partner))
+    return set_player(state, replace(state.player(partner), partner=me))
 
 
 def _roll(state: State, action: Roll) -> State:
@@ -519,7 +503,7 @@ def _roll(state: State, action: Roll) -> State:
     camel = edition.camel_for_roll(state.track, action)
     state = _move(state, camel, action.value)
     p = state.player(action.player)
-    state = _set_player(state, replace(p, pyramid_tickets=p.pyramid_tickets + 1))
+    state = set_player(state, replace(p, pyramid_tickets=p.pyramid_tickets + 1))
     state = replace(state, dice_out=(*state.dice_out, action.die))
     if state.crossed:
         return _end_race(state)
@@ -537,8 +521,8 @@ def _move(state: State, camel: str, steps: int) -> State:
     tile = state.tile_at(target)
     if tile is None:
         return replace(state, track=track.drop(unit, target))
-    state = _pay(state, Payout(tile.owner, 1, f"{camel} landed on {tile.owner}'s "
-                                              f"{edition.words['tile']} on {target}"))
+    state = pay(state, Payout(tile.owner, 1, f"{camel} landed on {tile.owner}'s "
+                                             f"{edition.words['tile']} on {target}"))
     forward = tile.side == edition.tile_sides[0]
     target += ahead if forward else -ahead
     return replace(state, track=track.drop(unit, target, under=not forward))
@@ -575,7 +559,7 @@ def _score_leg(state: State) -> State:
         if p.money + net < 0:
             lines.append(Payout(p.name, -(p.money + net), "spared: money never drops below 0"))
         for line in lines:
-            state = _pay(state, line)
+            state = pay(state, line)
     return state
 
 
@@ -603,20 +587,16 @@ def _end_race(state: State) -> State:
                 amount = state.edition.finish_payouts[min(right, len(state.edition.finish_payouts)
                                                           - 1)]
                 right += 1
-                state = _pay(state, Payout(card.player, amount,
-                                           f"{_ordinal(right)} right {words} on the overall "
-                                           f"{pile}, {camel}"))
+                state = pay(state, Payout(card.player, amount,
+                                          f"{ordinal(right)} right {words} on the overall "
+                                          f"{pile}, {camel}"))
             elif state.player(card.player).money > 0:
-                state = _pay(state, Payout(card.player, -1, f"wrong {words} on the overall "
-                                                            f"{pile}: {card.camel}"))
+                state = pay(state, Payout(card.player, -1, f"wrong {words} on the overall "
+                                                           f"{pile}: {card.camel}"))
             else:
-                state = _pay(state, Payout(card.player, 0, f"wrong {words} on the overall "
-                                                           f"{pile}: {card.camel}, spared at 0"))
+                state = pay(state, Payout(card.player, 0, f"wrong {words} on the overall "
+                                                          f"{pile}: {card.camel}, spared at 0"))
     return replace(state, turn=None)
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th'))}"
 
 
 # --- what can be played now ------------------------------------------------------------------
@@ -747,31 +727,15 @@ def _taking_order(players: list[dict[str, Any]]) -> list[dict[str, str]]:
     return order
 
 
-class CamelUpRules:
+def state_from_json(edition: Edition, view: Mapping[str, Any]) -> State:
+    """The state a `state_json` object shows, checked as a part-way header is."""
+    return initial_state(edition, header_for(view))
+
+
+def edition_rules(edition: Edition) -> Rules:
     """One edition's rules behind the interface every game offers the rest of the companion."""
-
-    def __init__(self, edition: Edition) -> None:
-        self.edition = edition
-        self.game = edition.game
-
-    def initial_state(self, header: Mapping[str, Any]) -> State:
-        return initial_state(self.edition, header)
-
-    def parse_action(self, line: Mapping[str, Any]) -> Action:
-        return parse_action(self.edition, line)
-
-    def apply(self, state: State, action: Action) -> State:
-        return apply(state, action)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return legal_actions(state)
-
-    def state_json(self, state: State) -> dict[str, Any]:
-        return state_json(state)
-
-    def leg_scoring_now(self, state: State) -> list[dict[str, Any]]:
-        return leg_scoring_now(state)
-
-    def state_from_json(self, view: Mapping[str, Any]) -> State:
-        """The state a `state_json` object shows, checked as a part-way header is."""
-        return initial_state(self.edition, header_for(view))
+    return Rules(edition.game, initial_state=partial(initial_state, edition),
+                 parse_action=partial(parse_action, edition), apply=apply,
+                 legal_actions=legal_actions, state_json=state_json,
+                 state_from_json=partial(state_from_json, edition),
+                 leg_scoring_now=leg_scoring_now, edition=edition)

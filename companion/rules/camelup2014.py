@@ -3,7 +3,7 @@
 Rule books 000 (English) and 002 (French) with the rulings in shared/rules/README.md.
 """
 
-from companion.rules.camelup import CamelUpRules, DesertTile, Edition, Roll
+from companion.rules.camelup import DesertTile, Edition, Roll, edition_rules
 from companion.rules.track import Track
 
 RACING_CAMELS = ("blue", "green", "orange", "yellow", "white")
@@ -35,4 +35,4 @@ EDITION = Edition(
     },
 )
 
-RULES = CamelUpRules(EDITION)
+RULES = edition_rules(EDITION)

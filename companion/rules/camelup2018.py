@@ -3,7 +3,7 @@
 Rule book 003 with the rulings in shared/rules/README.md.
 """
 
-from companion.rules.camelup import CamelUpRules, Edition, Roll, SpectatorTile
+from companion.rules.camelup import Edition, Roll, SpectatorTile, edition_rules
 from companion.rules.track import Track
 
 RACING_CAMELS = ("blue", "green", "yellow", "red", "purple")
@@ -51,4 +51,4 @@ EDITION = Edition(
     },
 )
 
-RULES = CamelUpRules(EDITION)
+RULES = edition_rules(EDITION)

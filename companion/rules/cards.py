@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import BadHeader, IllegalAction
+from companion.rules import Rules
 from companion.rules.fields import (
     as_choice,
     as_int,
@@ -23,8 +24,9 @@ from companion.rules.fields import (
     as_space_key,
     require,
 )
-from companion.rules.players import Action, Payout, Seats, payouts_json
+from companion.rules.players import Action, Payout, Seats, check_form, pay, payouts_json, set_player
 from companion.rules.track import Track
+from companion.rules.words import ordinal
 
 GAME = "camelup-cards"
 CAMELS = ("blue", "green", "orange", "white", "yellow")
@@ -424,7 +426,8 @@ def apply(state: State, action: Action | LegSetup) -> State:
     if state.finished:
         raise IllegalAction("the race is over: nothing can be played after a camel has "
                             "crossed the finish line")
-    _check_form(action)
+    _check_complete(action)
+    check_form(action, GAME, parse_action, (Action, LegSetup))
     if isinstance(action, LegSetup):
         if not state.due:
             raise IllegalAction("no leg_setup is due: it comes right after the header and "
@@ -459,14 +462,13 @@ def apply(state: State, action: Action | LegSetup) -> State:
                    last_mover=action.player, last_mover_may_bet=not state.has_bet)
 
 
-def _check_form(action: Action | LegSetup) -> None:
-    """An action built in code passes the same checks as one read from the log."""
+def _check_complete(action: Action | LegSetup) -> None:
+    """A reveal or leg_setup as `legal_actions` lists it, before the cards are seen, is not
+    yet one to play."""
     if isinstance(action, Reveal) and (action.camel is None or action.value is None):
         raise IllegalAction("a reveal needs the racing card's camel and value")
     if isinstance(action, LegSetup) and action.intel is None:
         raise IllegalAction("a leg_setup needs every player's intel card")
-    if not isinstance(action, (Action, LegSetup)) or parse_action(action.to_json()) != action:
-        raise IllegalAction(f"{action!r} is not a {GAME} action as the log writes it")
 
 
 def _check_turn(state: State, action: Action) -> None:
@@ -474,22 +476,11 @@ def _check_turn(state: State, action: Action) -> None:
         raise IllegalAction(f"it is {state.player_to_act}'s turn, not {action.player}'s")
 
 
-def _set_player(state: State, player: PlayerState) -> State:
-    return replace(state, players=tuple(player if p.name == player.name else p
-                                        for p in state.players))
-
-
 def _set_figure(state: State, figure: str, space: int | None,
                 holder: str | None = None) -> State:
     return replace(state,
                    figures=tuple((f, space if f == figure else at) for f, at in state.figures),
                    holders=tuple((f, holder if f == figure else h) for f, h in state.holders))
-
-
-def _pay(state: State, payout: Payout) -> State:
-    p = state.player(payout.player)
-    return replace(_set_player(state, replace(p, money=p.money + payout.amount)),
-                   payouts=(*state.payouts, payout))
 
 
 # --- the setup before each leg ---------------------------------------------------------------
@@ -571,7 +562,7 @@ def _check_cards(intel: Counter, revealed: Counter, hands: Counter, what: str) -
         seen = {v: max(intel[camel, v], revealed[camel, v]) for v in CARDS_PER_COLOUR}
         for value, count in CARDS_PER_COLOUR.items():
             if seen[value] > count:
-                raise IllegalAction(f"{what}: there is no {_ordinal(count + 1)} {camel} "
+                raise IllegalAction(f"{what}: there is no {ordinal(count + 1)} {camel} "
                                     f"+{value} card: each colour has five +1 and one +2")
         if sum(seen.values()) + hands[camel] > 6:
             raise IllegalAction(f"{what}: there is no seventh {camel} racing card: intel, "
@@ -612,7 +603,7 @@ def _play_hand(state: State, action: PlayHand) -> State:
     intel, revealed, hands = _seen(state)
     hands[action.camel] += 1
     _check_cards(intel, revealed, hands, "play_hand")
-    state = _move(_set_player(state, replace(me, hand_played=action.camel)), action.camel, 1)
+    state = _move(set_player(state, replace(me, hand_played=action.camel)), action.camel, 1)
     return _end_race(state) if state.crossed else state
 
 
@@ -692,7 +683,7 @@ def _leg_bet(state: State, action: LegBet) -> State:
             raise IllegalAction(f"the {camel} Midfield card is taken this leg")
         state = replace(state, midfield_taken=(*state.midfield_taken, camel))
         bet = Bet(camel, "midfield")
-    return _set_player(state, replace(me, leg_bets=(*me.leg_bets, bet)))
+    return set_player(state, replace(me, leg_bets=(*me.leg_bets, bet)))
 
 
 def _final_bet(state: State, action: FinalBet) -> State:
@@ -718,10 +709,10 @@ def _leg_lines(state: State, p: PlayerState) -> list[Payout]:
         if bet.kind == "winner":
             amount = bet.value if place == 1 else 1 if place == 2 else -1
             lines.append(Payout(p.name, amount, f"Winner card {bet.camel} {bet.value}: "
-                                                f"{_ordinal(place)}"))
+                                                f"{ordinal(place)}"))
         else:
             lines.append(Payout(p.name, MIDFIELD_PAY[place], f"Midfield card {bet.camel}: "
-                                                             f"{_ordinal(place)}"))
+                                                             f"{ordinal(place)}"))
     for figure in FIGURES:
         if state.holder(figure) == p.name:
             lines.append(Payout(p.name, -1, f"holds the {figure} card"))
@@ -739,7 +730,7 @@ def _score_leg(state: State) -> State:
     """Each player's leg betting and figure cards, netted, then money floored at 1."""
     for p in state.players:
         for line in _floored(state, p, _leg_lines(state, p)):
-            state = _pay(state, line)
+            state = pay(state, line)
     return state
 
 
@@ -766,15 +757,11 @@ def _end_race(state: State) -> State:
             place = state.place(camel)
             right = place if pile == "winner" else 6 - place
             amount = {1: 7, 2: 3}.get(right, -1)
-            lines.append(Payout(p.name, amount, f"final {pile} card {camel}: {_ordinal(place)}"))
+            lines.append(Payout(p.name, amount, f"final {pile} card {camel}: {ordinal(place)}"))
         for line in _floored(state, p, lines):
-            state = _pay(state, line)
+            state = pay(state, line)
     return replace(state, finished=True, turn=None, has_bet=False, last_mover=None,
                    last_mover_may_bet=False)
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th'))}"
 
 
 # --- what can be played now ------------------------------------------------------------------
@@ -887,35 +874,14 @@ def header_for(view: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class CardsRules:
-    """Camel Up Cards behind the interface every game offers the rest of the companion."""
+def state_from_json(view: Mapping[str, Any]) -> State:
+    """The state a `state_json` object shows, between two legs only.
 
-    game = GAME
-
-    def initial_state(self, header: Mapping[str, Any]) -> State:
-        return initial_state(header)
-
-    def parse_action(self, line: Mapping[str, Any]) -> Action | LegSetup:
-        return parse_action(line)
-
-    def apply(self, state: State, action: Action | LegSetup) -> State:
-        return apply(state, action)
-
-    def legal_actions(self, state: State) -> list[Action | LegSetup]:
-        return legal_actions(state)
-
-    def state_json(self, state: State) -> dict[str, Any]:
-        return state_json(state)
-
-    def leg_scoring_now(self, state: State) -> list[dict[str, Any]]:
-        return leg_scoring_now(state)
-
-    def state_from_json(self, view: Mapping[str, Any]) -> State:
-        """The state a `state_json` object shows, between two legs only.
-
-        Raises `BadHeader` for a view within a leg or of a finished race (see `header_for`).
-        """
-        return initial_state(header_for(view))
+    Raises `BadHeader` for a view within a leg or of a finished race (see `header_for`).
+    """
+    return initial_state(header_for(view))
 
 
-RULES = CardsRules()
+RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
+              legal_actions=legal_actions, state_json=state_json,
+              state_from_json=state_from_json, leg_scoring_now=leg_scoring_now)

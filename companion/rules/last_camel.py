@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import BadHeader, IllegalAction
+from companion.rules import Rules
 from companion.rules.fields import (
     as_choice,
     as_int,
@@ -23,6 +24,7 @@ from companion.rules.fields import (
     as_space_key,
     require,
 )
+from companion.rules.players import check_form
 
 GAME = "last-camel"
 COLOURS = ("red", "yellow", "green", "blue")
@@ -275,8 +277,7 @@ def apply(state: State, action: Action) -> State:
                             f"{', '.join(state.players)}")
     if isinstance(action, Roll) and (action.dice is None or action.moves is None):
         raise IllegalAction("a roll needs the two dice rolled and the moves made with them")
-    if parse_action(action.to_json()) != action:
-        raise IllegalAction(f"{action.to_json()} is not a {GAME} action as the log writes it")
+    check_form(action, GAME, parse_action, (Roll, RevealOwner))
     if isinstance(action, RevealOwner):
         return _reveal_owner(state, action)
     return _roll(state, action)
@@ -503,32 +504,11 @@ def state_from_json(view: Mapping[str, Any]) -> State:
     return state
 
 
-class LastCamelRules:
-    """The Last Camel behind the interface every game offers the rest of the companion."""
-
-    game = GAME
-
-    def initial_state(self, header: Mapping[str, Any]) -> State:
-        return initial_state(header)
-
-    def parse_action(self, line: Mapping[str, Any]) -> Action:
-        return parse_action(line)
-
-    def apply(self, state: State, action: Action) -> State:
-        return apply(state, action)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return legal_actions(state)
-
-    def state_json(self, state: State) -> dict[str, Any]:
-        return state_json(state)
-
-    def state_from_json(self, view: Mapping[str, Any]) -> State:
-        return state_from_json(view)
-
-    def leg_scoring_now(self, state: State) -> list[dict[str, Any]]:
-        """There are no legs and no money: nothing is ever scored before the end."""
-        return []
+def leg_scoring_now(state: State) -> list[dict[str, Any]]:
+    """There are no legs and no money: nothing is ever scored before the end."""
+    return []
 
 
-RULES = LastCamelRules()
+RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
+              legal_actions=legal_actions, state_json=state_json,
+              state_from_json=state_from_json, leg_scoring_now=leg_scoring_now)

@@ -3,9 +3,11 @@ sits where and acts next."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, TypeVar
+
+from companion.errors import IllegalAction
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,16 @@ def payouts_json(payouts: Iterable[Payout]) -> list[dict[str, Any]]:
     return [{"player": p.player, "amount": p.amount, "reason": p.reason} for p in payouts]
 
 
+def check_form(action: Any, game: str, parse: Callable[[Mapping[str, Any]], Any],
+               kinds: tuple[type, ...] = (Action,)) -> None:
+    """An action built in code passes the same checks as one read from the log: it is one of
+    the game's `kinds` of action, and its own log line reads back as it."""
+    if not isinstance(action, kinds):
+        raise IllegalAction(f"{action!r} is not a {game} action as the log writes it")
+    if parse(action.to_json()) != action:
+        raise IllegalAction(f"{action.to_json()} is not a {game} action as the log writes it")
+
+
 class Seats:
     """For a state holding `players` (each with a `name`) in seating order and `turn`, the
     seat of the player to act (None once the game is over)."""
@@ -60,3 +72,21 @@ class Seats:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+StateT = TypeVar("StateT", bound=Seats)
+"""A game's state: a frozen dataclass with its `players` in their seats and its `payouts`."""
+
+
+def set_player(state: StateT, player: Any) -> StateT:
+    """The state with `player` in the seat of the player of that name."""
+    return replace(state, players=tuple(player if p.name == player.name else p
+                                        for p in state.players))
+
+
+def pay(state: StateT, payout: Payout) -> StateT:
+    """Pay one amount now, as tile coins are paid the moment a unit lands, and note it among
+    the state's `payouts`."""
+    p = state.player(payout.player)
+    return replace(set_player(state, replace(p, money=p.money + payout.amount)),
+                   payouts=(*state.payouts, payout))

@@ -40,6 +40,11 @@ class NothingToUndo(CompanionError, IndexError):
     """Undo, replace or delete asked of an action the game does not have."""
 
 
+class NoPlaceToInsert(CompanionError, IndexError):
+    """An insert asked before an action past the game's end: a forgotten action goes before
+    one the game has, or at its end."""
+
+
 class NotStored(CompanionError, OSError):
     """A change the store could not write (a full disk, a failing card): it was not taken,
     and the game is as it was."""

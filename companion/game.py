@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.errors import IllegalAction, NothingToUndo
+from companion.errors import IllegalAction, NoPlaceToInsert, NothingToUndo
 from companion.rules import GameRules, rules_for
 
 
@@ -74,8 +74,8 @@ class Game:
     def insert(self, index: int, action: Any) -> None:
         """Put a forgotten action before action `index` (0-based; the length: at the end)."""
         if not 0 <= index <= len(self.actions):
-            raise NothingToUndo(f"cannot insert before action {index + 1}: the game has "
-                                f"{len(self.actions)}")
+            raise NoPlaceToInsert(f"cannot insert before action {index + 1}: the game has "
+                                  f"{len(self.actions)}")
         self._rewrite(index, [action], index)
 
     def delete(self, index: int) -> None:

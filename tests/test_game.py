@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.errors import IllegalAction, NothingToUndo
+from companion.errors import IllegalAction, NoPlaceToInsert, NothingToUndo
 from companion.game import Game
 from companion.rules.camelup import DesertTile, LegBet, Partnership, RaceBet, Roll
 from tests.play import HEADERS, random_action, random_game
@@ -100,6 +100,17 @@ def test_replace_or_delete_of_an_action_the_game_does_not_have_is_refused():
         with pytest.raises(NothingToUndo, match="there is no action"):
             game.delete(index)
     assert snapshot(game) == before
+
+
+def test_insert_before_an_action_past_the_end_is_refused():
+    game = played(HEADER_2014, FOUR_LEG_BETS)
+    before = snapshot(game)
+    for index in (5, -1):
+        with pytest.raises(NoPlaceToInsert, match="cannot insert before action"):
+            game.insert(index, LegBet("Ann", "blue"))
+    assert snapshot(game) == before
+    assert issubclass(NoPlaceToInsert, IndexError) and not issubclass(NoPlaceToInsert,
+                                                                      NothingToUndo)
 
 
 def test_delete_of_the_last_action_is_an_undo():

@@ -1,4 +1,5 @@
-"""What the rule tests of both Camel Up editions share: a table set in a line, a refusal checked.
+"""What the rule tests share: for every game, a refusal checked for the rule it names; for both
+Camel Up editions, a table set in a line.
 
 Positions are written as the rule books draw them, `{space: "bottom ... top"}`, and read back
 the same way, so a test shows the board before and after in two short lines.
@@ -57,10 +58,12 @@ def money(game: Game) -> dict[str, int]:
     return {p.name: p.money for p in game.state.players}
 
 
-def refuse(game: Game, action: Action) -> None:
-    """`action` is refused with `IllegalAction` and the game is left exactly as it was."""
-    before, actions = state_json(game.state), list(game.actions)
-    with pytest.raises(IllegalAction):
-        game.push(action)
-    assert state_json(game.state) == before
-    assert game.actions == actions
+def refuse(game: Game, action: Any, match: str) -> None:
+    """`action` (or a game-log line, read as the game reads one) is refused with `IllegalAction`
+    for the rule `match` names: a few words of its message, as `pytest.raises` matches them.
+    The game is left exactly as it was."""
+    before, state, actions = game.rules.state_json(game.state), game.state, list(game.actions)
+    with pytest.raises(IllegalAction, match=match):
+        game.push(game.parse_action(action) if isinstance(action, Mapping) else action)
+    assert game.rules.state_json(game.state) == before
+    assert game.state is state and game.actions == actions

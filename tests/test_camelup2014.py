@@ -179,14 +179,17 @@ def test_a_roll_takes_a_pyramid_tile_puts_its_die_out_and_passes_the_turn():
 def test_a_die_already_out_of_the_pyramid_cannot_come_out_again_this_leg():
     g = play(game(SPREAD), Roll("Ann", "white", 1))
 
-    refuse(g, Roll("Bob", "white", 2))
+    refuse(g, Roll("Bob", "white", 2), "the white die is already out of the pyramid")
 
 
-@pytest.mark.parametrize("roll", [Roll("Ann"), Roll("Ann", "blue", 0), Roll("Ann", "blue", 4),
-                                  Roll("Ann", "blue", None)],
-                         ids=["no die", "a 0", "a 4", "no value"])
-def test_a_roll_needs_its_die_and_a_value_from_1_to_3(roll):
-    refuse(game(SPREAD), roll)
+@pytest.mark.parametrize(("roll", "rule"), [
+    (Roll("Ann"), "a roll needs the die that came out of the pyramid and its value"),
+    (Roll("Ann", "blue", 0), '"value" must be from 1 to 3, not 0'),
+    (Roll("Ann", "blue", 4), '"value" must be from 1 to 3, not 4'),
+    (Roll("Ann", "blue", None), "a roll needs the die that came out of the pyramid and its value"),
+], ids=["no die", "a 0", "a 4", "no value"])
+def test_a_roll_needs_its_die_and_a_value_from_1_to_3(roll, rule):
+    refuse(game(SPREAD), roll, rule)
 
 
 @pytest.mark.parametrize("line", [
@@ -212,18 +215,19 @@ def test_a_desert_tile_is_placed_on_an_empty_space_with_the_side_chosen():
 def test_a_desert_tile_is_refused_on_a_space_with_camels_or_another_tile():
     g = game(SPREAD, tiles={"9": {"owner": "Bob", "side": "oasis"}})
 
-    refuse(g, DesertTile("Ann", 3, "oasis"))
-    refuse(g, DesertTile("Ann", 9, "mirage"))
+    refuse(g, DesertTile("Ann", 3, "oasis"), "space 3 has camels on it")
+    refuse(g, DesertTile("Ann", 9, "mirage"), "space 9 already holds Bob's desert tile")
 
 
 def test_a_desert_tile_never_goes_on_space_1():
-    refuse(game({6: "blue green orange white yellow"}), DesertTile("Ann", 1, "oasis"))
+    refuse(game({6: "blue green orange white yellow"}), DesertTile("Ann", 1, "oasis"),
+           "a desert tile may never go on space 1")
 
 
 @pytest.mark.parametrize("space", [8, 10])
 def test_a_desert_tile_never_goes_next_to_another(space):
     refuse(game(SPREAD, tiles={"9": {"owner": "Bob", "side": "oasis"}}),
-           DesertTile("Ann", space, "oasis"))
+           DesertTile("Ann", space, "oasis"), "may not lie next to another one: Bob's is on 9")
 
 
 def test_a_desert_tile_may_go_on_space_16():
@@ -232,11 +236,13 @@ def test_a_desert_tile_may_go_on_space_16():
     assert state_json(g.state)["tiles"] == {"16": {"owner": "Ann", "side": "oasis"}}
 
 
-@pytest.mark.parametrize("tile", [DesertTile("Ann", 0, "oasis"), DesertTile("Ann", 17, "oasis"),
-                                  DesertTile("Ann", 8, "sideways")],
-                         ids=["space 0", "space 17", "no such side"])
-def test_a_desert_tile_goes_on_a_track_space_with_one_of_its_two_sides_up(tile):
-    refuse(game(SPREAD), tile)
+@pytest.mark.parametrize(("tile", "rule"), [
+    (DesertTile("Ann", 0, "oasis"), '"space" must be from 1 to 16, not 0'),
+    (DesertTile("Ann", 17, "oasis"), '"space" must be from 1 to 16, not 17'),
+    (DesertTile("Ann", 8, "sideways"), '"side" must be one of oasis, mirage'),
+], ids=["space 0", "space 17", "no such side"])
+def test_a_desert_tile_goes_on_a_track_space_with_one_of_its_two_sides_up(tile, rule):
+    refuse(game(SPREAD), tile, rule)
 
 
 def test_a_player_may_move_their_own_tile_even_to_the_space_beside_it():
@@ -249,7 +255,7 @@ def test_a_player_may_move_their_own_tile_even_to_the_space_beside_it():
 @pytest.mark.parametrize("side", ["oasis", "mirage"])
 def test_moving_ones_tile_to_the_space_it_lies_on_is_refused_even_turned_over(side):
     refuse(game(SPREAD, tiles={"8": {"owner": "Ann", "side": "oasis"}}),
-           DesertTile("Ann", 8, side))
+           DesertTile("Ann", 8, side), "moving it means moving it to a different space")
 
 
 def test_legal_actions_offer_a_tile_on_exactly_the_spaces_the_rules_allow():
@@ -293,7 +299,7 @@ def test_leg_betting_tiles_of_a_camel_are_taken_5_then_3_then_2():
 def test_a_leg_bet_on_a_camel_whose_tiles_are_all_taken_is_refused():
     g = game(SPREAD, leg_bets=bets("Bob blue", "Cy blue", "Bob blue"))
 
-    refuse(g, LegBet("Ann", "blue"))
+    refuse(g, LegBet("Ann", "blue"), "no blue leg betting tile is left this leg")
     assert {a.camel for a in g.legal_actions() if isinstance(a, LegBet)} == {
         "green", "orange", "yellow", "white"}
 
@@ -389,8 +395,8 @@ def test_race_bets_lie_on_their_piles_in_the_order_laid():
 def test_a_player_backs_each_colour_at_most_once_across_both_piles():
     g = game(SPREAD, race_bets={"winner": bets("Ann blue")})
 
-    refuse(g, RaceBet("Ann", "loser", "blue"))
-    refuse(g, RaceBet("Ann", "winner", "blue"))
+    refuse(g, RaceBet("Ann", "loser", "blue"), "Ann has already played their one blue race")
+    refuse(g, RaceBet("Ann", "winner", "blue"), "Ann has already played their one blue race")
     assert {(a.pile, a.camel) for a in g.legal_actions() if isinstance(a, RaceBet)} == {
         (pile, camel) for pile in ("winner", "loser")
         for camel in ("green", "orange", "yellow", "white")}
@@ -398,7 +404,7 @@ def test_a_player_backs_each_colour_at_most_once_across_both_piles():
 
 
 def test_a_race_bet_goes_on_the_winner_or_the_loser_pile_only():
-    refuse(game(SPREAD), RaceBet("Ann", "middle", "blue"))
+    refuse(game(SPREAD), RaceBet("Ann", "middle", "blue"), '"pile" must be one of winner, loser')
 
 
 def test_the_overall_winner_pile_pays_8_5_3_2_1_1_in_the_order_laid():
@@ -488,7 +494,7 @@ def test_nothing_can_be_played_after_the_race_has_ended():
     assert g.legal_actions() == []
     for action in (Roll("Bob", "green", 1), LegBet("Bob", "green"), DesertTile("Bob", 6, "oasis"),
                    RaceBet("Bob", "winner", "green")):
-        refuse(g, action)
+        refuse(g, action, "the race is over")
 
 
 # --- who may act, and on what ---------------------------------------------------------------
@@ -499,26 +505,29 @@ def test_acting_out_of_turn_is_refused():
 
     for action in (LegBet("Bob", "blue"), Roll("Bob", "blue", 1), DesertTile("Bob", 8, "oasis"),
                    RaceBet("Bob", "winner", "blue")):
-        refuse(g, action)
+        refuse(g, action, "it is Ann's turn, not Bob's")
     play(g, LegBet("Ann", "blue"))
-    refuse(g, LegBet("Ann", "green"))
+    refuse(g, LegBet("Ann", "green"), "it is Bob's turn, not Ann's")
 
 
 def test_an_unknown_player_is_refused():
     g = game(SPREAD)
 
-    refuse(g, LegBet("Zed", "blue"))
+    refuse(g, LegBet("Zed", "blue"), "unknown player 'Zed'")
     with pytest.raises(BadHeader):
         game(SPREAD, money={"Zed": 5})
 
 
-@pytest.mark.parametrize("action", [LegBet("Ann", "pink"), RaceBet("Ann", "winner", "pink"),
-                                    RaceBet("Ann", "loser", "pink"), Roll("Ann", "pink", 2)],
-                         ids=["leg bet", "winner card", "loser card", "die"])
-def test_an_unknown_camel_is_refused(action):
+@pytest.mark.parametrize(("action", "rule"), [
+    (LegBet("Ann", "pink"), '"camel" must be one of blue, green, orange, yellow, white'),
+    (RaceBet("Ann", "winner", "pink"), '"camel" must be one of blue, green, orange, yellow'),
+    (RaceBet("Ann", "loser", "pink"), '"camel" must be one of blue, green, orange, yellow'),
+    (Roll("Ann", "pink", 2), '"die" must be one of blue, green, orange, yellow, white'),
+], ids=["leg bet", "winner card", "loser card", "die"])
+def test_an_unknown_camel_is_refused(action, rule):
     g = game(SPREAD)
 
-    refuse(g, action)
+    refuse(g, action, rule)
     with pytest.raises(IllegalAction):
         g.parse_action(action.to_json())
 
@@ -526,8 +535,8 @@ def test_an_unknown_camel_is_refused(action):
 def test_the_first_edition_has_no_partnerships_and_no_spectator_tiles():
     g = game(SPREAD, players="Ann Bob Cy Dee Eve Fay")
 
-    refuse(g, Partnership("Ann", "Bob"))
-    refuse(g, SpectatorTile("Ann", 8, "cheering"))
+    refuse(g, Partnership("Ann", "Bob"), "camelup-2014 has no action 'partnership'")
+    refuse(g, SpectatorTile("Ann", 8, "cheering"), "camelup-2014 has no action 'spectator_tile'")
     with pytest.raises(IllegalAction):
         g.parse_action({"player": "Ann", "action": "partnership", "with": "Bob"})
     with pytest.raises(BadHeader):

@@ -157,12 +157,14 @@ def test_a_crazy_camel_directly_on_the_other_moves_whatever_the_numeral(start, a
     assert track(g) == after
 
 
-@pytest.mark.parametrize("roll", [Roll("Ann", "grey", 2), Roll("Ann", "grey", 2, "grey")],
-                         ids=["no numeral", "a grey numeral"])
-def test_a_grey_roll_needs_the_colour_of_its_numeral(roll):
+@pytest.mark.parametrize(("roll", "rule"), [
+    (Roll("Ann", "grey", 2), '"numeral" is missing'),
+    (Roll("Ann", "grey", 2, "grey"), '"numeral" must be one of black, white'),
+], ids=["no numeral", "a grey numeral"])
+def test_a_grey_roll_needs_the_colour_of_its_numeral(roll, rule):
     g = game(START)
 
-    refuse(g, roll)
+    refuse(g, roll, rule)
     with pytest.raises(IllegalAction):
         g.parse_action(roll.to_json())
 
@@ -225,12 +227,16 @@ def test_a_tile_moves_a_unit_the_way_the_rolled_camel_goes_whatever_it_carries(
     assert track(g) == rest | after
 
 
-@pytest.mark.parametrize("space", [1, 3, 9, 10, 11], ids=["space 1", "camels there",
-                                                          "next to a tile", "on a tile",
-                                                          "next to it on the other side"])
-def test_a_spectator_tile_goes_only_on_an_empty_space_not_1_nor_next_to_another(space):
+@pytest.mark.parametrize(("space", "rule"), [
+    (1, "a spectator tile may never go on space 1"),
+    (3, "space 3 has camels on it"),
+    (9, "may not lie next to another one: Bob's is on 10"),
+    (10, "space 10 already holds Bob's spectator tile"),
+    (11, "may not lie next to another one: Bob's is on 10"),
+], ids=["space 1", "camels there", "next to a tile", "on a tile", "next to it on the other side"])
+def test_a_spectator_tile_goes_only_on_an_empty_space_not_1_nor_next_to_another(space, rule):
     refuse(game(START, tiles={"10": {"owner": "Bob", "side": "booing"}}),
-           SpectatorTile("Ann", space, "cheering"))
+           SpectatorTile("Ann", space, "cheering"), rule)
 
 
 def test_a_spectator_tile_may_go_on_16_and_be_moved_by_its_owner_beside_where_it_lay():
@@ -238,13 +244,13 @@ def test_a_spectator_tile_may_go_on_16_and_be_moved_by_its_owner_beside_where_it
     play(g, SpectatorTile("Ann", 16, "booing"), LegBet("Bob", "red"), LegBet("Cy", "red"))
     assert state_json(g.state)["tiles"] == {"16": {"owner": "Ann", "side": "booing"}}
 
-    refuse(g, SpectatorTile("Ann", 16, "cheering"))
+    refuse(g, SpectatorTile("Ann", 16, "cheering"), "moving it to a different space")
     play(g, SpectatorTile("Ann", 15, "cheering"))
     assert state_json(g.state)["tiles"] == {"15": {"owner": "Ann", "side": "cheering"}}
 
 
 def test_the_second_edition_has_spectator_tiles_not_desert_tiles():
-    refuse(game(START), DesertTile("Ann", 8, "oasis"))
+    refuse(game(START), DesertTile("Ann", 8, "oasis"), "camelup-2018 has no action 'desert_tile'")
 
 
 # --- betting tickets and legs ---------------------------------------------------------------
@@ -256,7 +262,7 @@ def test_betting_tickets_of_a_camel_are_taken_5_3_2_2_then_there_are_none():
 
     assert [p.leg_tickets for p in g.state.players] == [
         (LegTicket("red", 5), LegTicket("red", 2)), (LegTicket("red", 3),), (LegTicket("red", 2),)]
-    refuse(g, LegBet("Bob", "red"))
+    refuse(g, LegBet("Bob", "red"), "no red betting ticket is left this leg")
     assert "red" not in {a.camel for a in g.legal_actions() if isinstance(a, LegBet)}
 
 
@@ -279,13 +285,16 @@ def test_the_leg_goes_on_while_two_dice_are_in_the_pyramid():
     assert (g.state.leg, sorted(g.state.dice_in_pyramid)) == (1, ["purple", "red"])
 
 
-@pytest.mark.parametrize("action", [LegBet("Ann", "black"), LegBet("Ann", "white"),
-                                    RaceBet("Ann", "winner", "white"),
-                                    RaceBet("Ann", "loser", "black")])
-def test_crazy_camels_cannot_be_bet_on(action):
+@pytest.mark.parametrize(("action", "rule"), [
+    (LegBet("Ann", "black"), "black is a crazy camel: betting tickets go on racing camels"),
+    (LegBet("Ann", "white"), "white is a crazy camel: betting tickets go on racing camels"),
+    (RaceBet("Ann", "winner", "white"), "white is a crazy camel: finish cards go on racing"),
+    (RaceBet("Ann", "loser", "black"), "black is a crazy camel: finish cards go on racing"),
+])
+def test_crazy_camels_cannot_be_bet_on(action, rule):
     g = game(START)
 
-    refuse(g, action)
+    refuse(g, action, rule)
     assert {a.camel for a in g.legal_actions() if isinstance(a, LegBet | RaceBet)} == set(
         camelup2018.RACING_CAMELS)
 
@@ -313,7 +322,7 @@ def test_a_crazy_camel_crossing_the_line_backwards_ends_the_race():
     assert track(g) == {3: "blue green", 5: "yellow red purple", 10: "white"}
     assert s["ranking"] == ["purple", "red", "yellow", "green", "blue"]
     assert money(g) == {"Ann": 4, "Bob": 11, "Cy": 11}
-    refuse(g, Roll("Bob", "red", 1))
+    refuse(g, Roll("Bob", "red", 1), "the race is over")
 
 
 def test_racing_camels_carried_backwards_across_the_line_rank_last_the_bottom_one_overall_loser():
@@ -346,7 +355,7 @@ def test_crazy_camels_are_ignored_for_the_overall_winner_and_loser():
 def test_partnerships_are_played_only_with_six_or_more_players():
     g = game(START, players="Ann Bob Cy Dee Eve")
 
-    refuse(g, Partnership("Ann", "Bob"))
+    refuse(g, Partnership("Ann", "Bob"), "partnerships are played only with 6 or more players")
     assert not [a for a in g.legal_actions() if isinstance(a, Partnership)]
     with pytest.raises(BadHeader):
         game(START, players="Ann Bob Cy Dee Eve", partnerships=[["Ann", "Bob"]])
@@ -363,17 +372,18 @@ def test_a_partnership_makes_both_players_partners_for_the_leg():
 def test_both_partners_must_be_available():
     g = game(START, players=SIX, partnerships=[["Bob", "Cy"]])
 
-    refuse(g, Partnership("Ann", "Bob"))
-    refuse(g, Partnership("Ann", "Cy"))
+    refuse(g, Partnership("Ann", "Bob"), "Bob's partnership card is not available")
+    refuse(g, Partnership("Ann", "Cy"), "Cy's partnership card is not available")
     assert {a.partner for a in g.legal_actions() if isinstance(a, Partnership)} == {
         "Dee", "Eve", "Fay"}
     play(g, LegBet("Ann", "red"))
-    refuse(g, Partnership("Bob", "Dee"))
+    refuse(g, Partnership("Bob", "Dee"), "Bob's partnership card is not available")
 
 
-@pytest.mark.parametrize("partner", ["Ann", "Zed"])
-def test_a_player_cannot_partner_themselves_or_a_stranger(partner):
-    refuse(game(START, players=SIX), Partnership("Ann", partner))
+@pytest.mark.parametrize(("partner", "rule"), [("Ann", "Ann cannot be their own betting partner"),
+                                               ("Zed", "unknown player 'Zed'")])
+def test_a_player_cannot_partner_themselves_or_a_stranger(partner, rule):
+    refuse(game(START, players=SIX), Partnership("Ann", partner), rule)
 
 
 def test_each_partner_adds_the_best_one_of_the_others_tickets():

@@ -31,6 +31,7 @@ from companion.rules.last_camel import (
     roll_ways,
     state_json,
 )
+from tests.rulebook import refuse
 
 FOUR = ("red-green", "red-blue", "yellow-green", "yellow-blue")
 """The camels of a race of 2 or 3 players, in the order they stand on the start."""
@@ -73,15 +74,6 @@ def play(game: Game, *actions: Any) -> Game:
 def track(game: Game) -> dict[int, str]:
     return {int(space): " ".join(camels)
             for space, camels in state_json(game.state)["track"].items()}
-
-
-def refuse(game: Game, action: Any, reason: str) -> None:
-    """`action` is refused with a message holding `reason`; the game is exactly as it was."""
-    before, state, actions = state_json(game.state), game.state, list(game.actions)
-    with pytest.raises(IllegalAction, match=reason):
-        game.push(action)
-    assert state_json(game.state) == before
-    assert game.state is state and game.actions == actions
 
 
 # --- setting up ---------------------------------------------------------------------------
@@ -243,7 +235,8 @@ def test_the_not_onto_option_refuses_onto_an_oasis_or_the_start_and_allows_from_
 @pytest.mark.parametrize(("action", "reason"), [
     (roll("Ann", "red green", "blue red-blue", "green yellow-green"), "blue was not rolled"),
     (roll("Ann", "red green", "red red-blue", "red red-green"), "red die is used twice"),
-    (roll("Ann", "red red", "red red-blue", "red red-blue", "red red-green"), "more than"),
+    (roll("Ann", "red red", "red red-blue", "red red-blue", "red red-green"),
+     "3 moves, more than the two dice make"),
     (roll("Bob", "red green", "red red-blue", "green yellow-green"), "Ann's turn"),
     (roll("Dee", "red green", "red red-blue", "green yellow-green"), "unknown player"),
     (Roll("Ann"), "needs the two dice"),
@@ -511,8 +504,8 @@ def test_cards_are_shown_in_any_order_and_the_owner_of_the_last_camel_wins():
              RevealOwner("Cy", "yellow-blue"), RevealOwner("Ann", "red-blue"))
 
     assert state_json(g.state)["winners"] == []
-    refuse(g, RevealOwner("Ann", "yellow-green"), "Ann has already shown red-blue")
-    refuse(g, RevealOwner("Bob", "red-blue"), "Ann has already shown red-blue")
+    refuse(g, RevealOwner("Ann", "yellow-green"), "shown red-blue: each player has one owner card")
+    refuse(g, RevealOwner("Bob", "red-blue"), "Ann has already shown red-blue: one card per camel")
     play(g, RevealOwner("Bob", "yellow-green"))
     view = state_json(g.state)
     assert view["players"] == [{"name": "Ann", "camel": "red-blue"},

@@ -11,6 +11,7 @@ race ends, except their own.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,12 +67,13 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
             "index": index,
             "leg": views[index]["leg"],
             "action": action.to_json(),
-            "payouts": views[index + 1].get("payouts", []),
+            "payouts": worded(views[index + 1].get("payouts", [])),
             "correction": origins[index] if index < len(origins) else None,
         })
     readings = readings_view(records)
     return {
         **views[-1],
+        "payouts": worded(views[-1].get("payouts", [])),
         **_CHOICES.get(rules.game, _nothing)(state),
         "version": version,
         "history": history,
@@ -79,10 +81,49 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "readings": readings,
         "pending": [r for r in readings if r["outcome"] == "pending" and "pair_of" not in r],
         "legal": [a.to_json() for a in game.legal_actions()],
-        "if_leg_ended": rules.leg_scoring_now(state),
+        "if_leg_ended": worded(rules.leg_scoring_now(state)),
         "pieces": pieces(game),
         **extra,
     }
+
+
+_ORDINAL = r"(?P<place>\d+)(?:st|nd|rd|th)"
+_CAMEL = r"(?P<camel>[\w-]+)"
+REASONS = [(key, re.compile(pattern)) for key, pattern in [
+    ("payout.tile", rf"{_CAMEL} landed on (?P<owner>.+)'s .+ on (?P<space>\d+)"),
+    ("payout.leg_bet.first", rf".+ {_CAMEL} (?P<value>\d+): led the leg"),
+    ("payout.leg_bet.second", rf".+ {_CAMEL} (?P<value>\d+): came second"),
+    ("payout.leg_bet.none", rf".+ {_CAMEL} (?P<value>\d+): did not place"),
+    ("payout.pyramid", r".+s x(?P<count>\d+)"),
+    ("payout.partnership", r"partnership: the best of (?P<partner>.+)'s tickets"),
+    ("payout.floor", r"spared: money never drops below (?P<floor>\d+)"),
+    ("payout.floor", r"money never drops below (?P<floor>\d+)"),
+    ("payout.race_bet.right", rf"{_ORDINAL} right .+ on the overall (?P<pile>\w+), {_CAMEL}"),
+    ("payout.race_bet.spared", rf"wrong .+ on the overall (?P<pile>\w+): {_CAMEL}, spared at 0"),
+    ("payout.race_bet.wrong", rf"wrong .+ on the overall (?P<pile>\w+): {_CAMEL}"),
+    ("payout.cards.winner", rf"Winner card {_CAMEL} (?P<value>\d+): {_ORDINAL}"),
+    ("payout.cards.midfield", rf"Midfield card {_CAMEL}: {_ORDINAL}"),
+    ("payout.cards.figure", r"holds the (?P<figure>\w+) card"),
+    ("payout.cards.final", rf"final (?P<pile>\w+) card {_CAMEL}: {_ORDINAL}"),
+]]
+"""Each payout line the rules write, as a page's words: the key of its sentence in every
+language, and the values its sentence names (numbers as numbers)."""
+
+
+def worded(payouts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The payout lines, each with the `key` and `params` a page translates it by (a line the
+    table does not know keeps only its English `reason`)."""
+    out = []
+    for line in payouts:
+        found = next(((key, match) for key, pattern in REASONS
+                      if (match := pattern.fullmatch(line["reason"]))), None)
+        if found is None:
+            out.append(dict(line))
+            continue
+        key, match = found
+        params = {k: int(v) if v.isdecimal() else v for k, v in match.groupdict().items()}
+        out.append({**line, "key": key, "params": params})
+    return out
 
 
 def pieces(game: Game) -> dict[str, Any]:

@@ -135,10 +135,14 @@
   }
 
   function figureOn(g, x, y, figure, holder) {
+    // The name, squeezed to the tile when a language's name is long, the step large below it,
+    // then who holds the figure's card.
     g.append(svg("rect", { x: x + 10, y: y + 26, width: 80, height: 60, rx: 8, class: "figure f-" + figure, "data-figure": figure }));
-    g.append(svg("text", { x: x + 50, y: y + 50, class: "figure-name" }, figureName(figure) + " " + FIGURE_STEP[figure]));
+    const name = svg("text", { x: x + 50, y: y + 41, class: "figure-name" }, figureName(figure));
+    if (figureName(figure).length > 9) { name.setAttribute("textLength", 72); name.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    g.append(name, svg("text", { x: x + 50, y: y + 63, class: "figure-step" }, FIGURE_STEP[figure]));
     if (holder) {
-      const owner = svg("text", { x: x + 50, y: y + 74, class: "tile-owner" }, holder);
+      const owner = svg("text", { x: x + 50, y: y + 80, class: "tile-owner" }, holder);
       if (holder.length > 9) { owner.setAttribute("textLength", 70); owner.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
       g.append(owner);
     }
@@ -326,9 +330,12 @@
     const s = core.snap, me = core.me;
     const table = $("players");
     table.replaceChildren();
+    // After the race every betting card has been paid: the standings are the players' coins.
+    const over = s.finished;
     table.append(el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, t("col.player")), el("th", { scope: "col", class: "num" }, t("col.money")),
-      el("th", { scope: "col" }, t("cards.col.cards")), el("th", { scope: "col", class: "num" }, t("col.if_leg_ended")))));
+      over ? null : el("th", { scope: "col" }, t("cards.col.cards")),
+      over ? null : el("th", { scope: "col", class: "num" }, t("col.if_leg_ended")))));
     const body = el("tbody");
     for (const p of s.players) {
       const lines = s.if_leg_ended.filter((l) => l.player === p.name);
@@ -336,11 +343,11 @@
       const figures = s.pieces.figures.filter((f) => s.figure_cards[f] === p.name);
       body.append(el("tr", { class: (p.name === s.turn ? "to-act" : "") + (p.name === me.player ? " me" : ""), dataset: { player: p.name } },
         el("th", { scope: "row" }, p.name === s.turn ? "\u25B6 " : "", p.name, p.name === me.player ? el("span", { class: "you" }, t("you")) : null),
-        el("td", { class: "num money" }, p.money),
-        el("td", { class: "tickets" }, (s.leg_bets[p.name] || []).map(betChip),
+        el("td", { class: "num money" }, core.number(p.money)),
+        over ? null : el("td", { class: "tickets" }, (s.leg_bets[p.name] || []).map(betChip),
           figures.map((f) => el("span", { class: "chip figure-chip", dataset: { figure: f } }, t("cards.figure_card", { figure: figureName(f) })))),
-        el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + l.reason).join("\n") },
-          s.finished ? "" : signed(net))));
+        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + core.payoutWords(l)).join("\n") },
+          signed(net))));
     }
     table.append(body);
     const piles = $("piles");

@@ -63,10 +63,31 @@
     return e;
   }
 
+  // Numbers as this page's language writes them (a decimal comma in French), places as ordinals.
+  const numbers = new Intl.NumberFormat(boot.lang);
+  const number = (n) => numbers.format(n);
+  const decimal = (n, digits) => new Intl.NumberFormat(boot.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  const ordinals = new Intl.PluralRules(boot.lang, { type: "ordinal" });
+  const ordinal = (n) => t("place." + ordinals.select(n), { n: number(n) });
+
   const colour = (c) => (c ? t("colour." + c) : t("hidden"));
   const chip = (c, label) => el("span", { class: "chip c-" + (c || "hidden"), dataset: { camel: c || "hidden" } },
     label ?? colour(c));
-  const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0");
+  const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "\u2212" + number(-n) : number(0));
+
+  // A payout line in this page's language: its sentence by its key, else the rules' own words.
+  function payoutWords(p) {
+    if (!p.key || !(p.key in W)) return p.reason;
+    const params = {};
+    for (const [k, v] of Object.entries(p.params || {})) {
+      if (k === "camel") params[k] = colour(v);
+      else if (k === "pile") params[k] = t("pile." + v);
+      else if (k === "figure") params[k] = t("figure." + v);
+      else if (k === "place") params[k] = ordinal(v);
+      else params[k] = typeof v === "number" ? number(v) : v;
+    }
+    return t(p.key, params);
+  }
 
   function describe(a) {
     const own = game && game.describe(a);
@@ -517,22 +538,24 @@
     const table = $("players");
     table.replaceChildren();
     const partners = snap.pieces.partnerships;
+    // After the race every ticket has been paid: the standings are the players and their coins.
+    const over = snap.finished;
     table.append(el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, t("col.player")), el("th", { scope: "col", class: "num" }, t("col.money")),
-      el("th", { scope: "col" }, t("col.tickets")),
-      el("th", { scope: "col", class: "num" }, t("col.if_leg_ended")))));
+      over ? null : el("th", { scope: "col" }, t("col.tickets")),
+      over ? null : el("th", { scope: "col", class: "num" }, t("col.if_leg_ended")))));
     const body = el("tbody");
     for (const p of snap.players) {
       const lines = snap.if_leg_ended.filter((l) => l.player === p.name);
       const net = lines.reduce((sum, l) => sum + l.amount, 0);
       body.append(el("tr", { class: (p.name === snap.turn ? "to-act" : "") + (p.name === me.player ? " me" : "") },
         el("th", { scope: "row" }, p.name === snap.turn ? "\u25B6 " : "", p.name, p.name === me.player ? el("span", { class: "you" }, t("you")) : null),
-        el("td", { class: "num money" }, p.money),
-        el("td", { class: "tickets" }, p.leg_bets.map((b) => chip(b.camel, colour(b.camel) + " " + b.value)),
-          p.pyramid_tickets ? el("span", { class: "chip pyramid-chip", dataset: { pyramid: p.pyramid_tickets } }, t("pyramid.count", { count: p.pyramid_tickets })) : null,
+        el("td", { class: "num money" }, number(p.money)),
+        over ? null : el("td", { class: "tickets" }, p.leg_bets.map((b) => chip(b.camel, colour(b.camel) + " " + b.value)),
+          p.pyramid_tickets ? el("span", { class: "chip pyramid-chip", dataset: { pyramid: p.pyramid_tickets } }, t("pyramid.count", { count: number(p.pyramid_tickets) })) : null,
           partners && p.partner ? el("span", { class: "chip partner-chip" }, t("partner.with", { player: p.partner })) : null),
-        el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + l.reason).join("\n") },
-          snap.finished ? "" : signed(net))));
+        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + payoutWords(l)).join("\n") },
+          signed(net))));
     }
     table.append(body);
     const piles = $("piles");
@@ -545,7 +568,9 @@
     }
   }
 
-  function percent(p) { return (100 * p).toFixed(p < 0.1 && p > 0 ? 1 : 0) + "%"; }
+  function percent(p) {
+    return new Intl.NumberFormat(boot.lang, { style: "percent", maximumFractionDigits: p < 0.1 && p > 0 ? 1 : 0 }).format(p);
+  }
 
   function bar(p, camel) {
     return el("td", { class: "num" }, el("span", { class: "meter" }, el("span", { class: "fill d-" + camel, dataset: { p: String(p) } })), percent(p));
@@ -563,7 +588,8 @@
     body.hidden = !show;
     if (!show) return;
     const odds = snap.odds;
-    if (!odds) { body.append(el("p", { class: "muted" }, t(snap.finished ? "odds.over" : "odds.none"))); return; }
+    // After the race there is nothing left to bet on: no 0 % and 100 % columns.
+    if (!odds || snap.finished) { body.append(el("p", { class: "muted" }, t(snap.finished ? "odds.over" : "odds.none"))); return; }
     const table = el("table", { class: "odds" });
     table.append(el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, t("odds.leg_first")),
       el("th", { class: "num" }, t("odds.leg_second")), el("th", { class: "num" }, t("odds.race_win")), el("th", { class: "num" }, t("odds.race_lose")))));
@@ -579,7 +605,7 @@
     const actions = (odds.actions || []).slice(0, 6);
     if (actions.length) {
       body.append(el("h3", {}, t("odds.best", { player: snap.turn })));
-      body.append(el("ol", { class: "advice" }, actions.map((a) => el("li", {}, advise(a.action), el("span", { class: "ev" }, t("odds.ev", { ev: a.ev.toFixed(2) }))))));
+      body.append(el("ol", { class: "advice" }, actions.map((a) => el("li", {}, advise(a.action), el("span", { class: "ev" }, t("odds.ev", { ev: decimal(a.ev, 2) }))))));
     }
     // Widths go through the CSSOM: the page's policy allows no inline style attributes.
     body.querySelectorAll(".fill").forEach((f) => { f.style.width = (100 * Number(f.dataset.p)).toFixed(1) + "%"; });
@@ -588,7 +614,7 @@
   function payoutList(payouts) {
     if (!payouts.length) return null;
     return el("ul", { class: "payouts" }, payouts.map((p) =>
-      el("li", { class: p.amount > 0 ? "up" : p.amount < 0 ? "down" : "" }, el("b", {}, p.player, " ", signed(p.amount)), " \u2014 ", p.reason)));
+      el("li", { class: p.amount > 0 ? "up" : p.amount < 0 ? "down" : "" }, el("b", {}, p.player, " ", signed(p.amount)), " \u2014 ", payoutWords(p))));
   }
 
   function renderHistory() {
@@ -623,7 +649,7 @@
     }
     const corrections = $("corrections");
     corrections.replaceChildren();
-    $("corrections-count").textContent = snap.corrections.length ? "(" + snap.corrections.length + ")" : "";
+    $("corrections-title").textContent = t("corrections.count", { count: number(snap.corrections.length) });
     $("corrections-box").hidden = !snap.corrections.length;
     for (const c of [...snap.corrections].reverse()) {
       const params = { number: c.index + 1, time: new Date(c.at).toLocaleTimeString(boot.lang, { hour: "2-digit", minute: "2-digit" }) };
@@ -808,7 +834,7 @@
 
   const core = {
     t, sentence, el, svg, chip, colour, signed, choice, send, render, field, snake, $,
-    act, percent, pendingBox,
+    act, percent, pendingBox, number, payoutWords,
     get snap() { return snap; },
     get me() { return me; },
     get composer() { return composer; },

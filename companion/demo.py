@@ -22,6 +22,7 @@ import random
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,10 @@ class DemoTable:
         self.rng = random.Random(seed)
         self.when_done: list[Callable[[], None]] = []
         """Called once the table has played `games` games and stopped playing."""
+        self.outcomes: Counter[str] = Counter()
+        """How each die thrown came into the game: "read" by the camera alone, "confirmed" with
+        OK, "corrected" on the page, "logged" by hand, "replaced" after a sure misread; and
+        "rejected", the false readings set aside with NO."""
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)
@@ -219,12 +224,16 @@ class DemoTable:
                            snapshot.version)
         if after is None:
             log.info("the camera did not read the %s die: logging it by hand", die)
+            self.outcomes["logged"] += 1
             after = self.table.push(_roll_line(snapshot, thrown))
         elif after.view["pending"]:
             after = self._check_pending(after)
         elif not _shows(after.view["history"][-1]["action"], thrown):
             log.info("the camera misread the %s die: putting it right", die)
+            self.outcomes["replaced"] += 1
             after = self.table.replace(actions, _roll_line(snapshot, thrown))
+        else:
+            self.outcomes["read"] += 1
         if after.view["leg"] != leg or after.view["finished"]:
             self._pause(1.5)
             self.stage.clear()
@@ -238,18 +247,22 @@ class DemoTable:
         self._pause(1.5)
         in_pyramid = self.table.snapshot.view["dice_in_pyramid"]
         if thrown is not None and thrown.colour not in in_pyramid and not _shows(waiting, thrown):
+            self.outcomes["rejected"] += 1
             return self.table.reject_pending()
         if thrown is not None and _shows(waiting, thrown):
             before = self.table.snapshot.version
             self._press("ok")
             after = self._wait(lambda s: not s.view["pending"], before)
             if after is not None:
+                self.outcomes["confirmed"] += 1
                 return after
         if thrown is None:
+            self.outcomes["rejected"] += 1
             return self.table.reject_pending()
         correction = {"die": thrown.colour, "value": thrown.value}
         if thrown.numeral is not None:
             correction["numeral"] = thrown.numeral
+        self.outcomes["corrected"] += 1
         return self.table.accept_pending(correction=correction)
 
     def _new_game(self, snapshot: Snapshot) -> None:

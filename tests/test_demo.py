@@ -1,5 +1,6 @@
 """The demo: a whole table playing itself through the real camera pipeline, buttons and
-dashboard, ending with the game the dice and presses truly made."""
+dashboard, ending with the game the dice and presses truly made; the camera reads most dice on
+its own, and the scripted players fix what it could not."""
 
 import json
 import random
@@ -29,7 +30,7 @@ def test_a_new_game_is_set_up_as_the_rule_book_says(game):
         assert state.leg == 1
 
 
-def test_the_table_plays_by_camera_and_buttons_and_ends_with_what_was_thrown(tmp_path):
+def test_the_camera_reads_most_dice_on_its_own_and_a_person_fixes_few(tmp_path):
     header = new_header("camelup-2018", ["Ann", "Bob", "Cy"], random.Random(3))
     with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
             DemoTable(table, seed=3, speed=25.0) as players:
@@ -43,8 +44,12 @@ def test_the_table_plays_by_camera_and_buttons_and_ends_with_what_was_thrown(tmp
     thrown = [(t.colour, t.value) for t in players.stage.thrown]
     assert [(r["die"], r["value"]) for r in rolls] == thrown[:len(rolls)]
     assert len(rolls) >= 6
-    by_camera = [r for r in view["readings"] if r["outcome"] == "accepted"]
-    assert len(by_camera) >= 4
+    came = players.outcomes
+    fixed = came["corrected"] + came["logged"] + came["replaced"]
+    counted = came["read"] + came["confirmed"] + fixed
+    assert counted <= len(rolls) <= counted + 1  # the demo may stop as a die is read
+    assert came["read"] >= 2 * len(rolls) // 3, came
+    assert fixed <= len(rolls) // 3, came
     kinds = {h["action"]["action"] for h in view["history"]}
     assert "leg_bet" in kinds
 

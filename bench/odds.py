@@ -22,9 +22,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from timing import timings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,12 +77,7 @@ PEERS = {
 
 
 def median_ms(work: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        begin = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - begin)
-    return statistics.median(times) * 1e3
+    return statistics.median(timings(work, runs)) * 1e3
 
 
 ACCURACY_POSITION = "2018 finish in reach, 4 rolls left"
@@ -161,14 +157,10 @@ def command_seconds(tree: Path, log: Path) -> dict[str, float]:
     for name, args in (("cli: odds --json, mid-leg 2018", ["odds", str(log), "--json"]),
                        ("cli: replay, mid-leg 2018", ["replay", str(log)]),
                        ("cli: actions, mid-leg 2018", ["actions", str(log)])):
-        times = []
-        for _ in range(5):
-            begin = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "companion.cli", *args], cwd=log.parent,
-                           env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
-                           stdout=subprocess.DEVNULL)
-            times.append(time.perf_counter() - begin)
-        figures[name] = statistics.median(times) * 1e3
+        figures[name] = median_ms(lambda args=args: subprocess.run(
+            [sys.executable, "-m", "companion.cli", *args], cwd=log.parent,
+            env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+            stdout=subprocess.DEVNULL), 5)
     return figures
 
 

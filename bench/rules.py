@@ -5,22 +5,13 @@ Run: .venv/bin/python bench/rules.py
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+
+from timing import best_of
 
 from companion.gamelog import load_game, read_game
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.jsonl"))
-
-
-def best_of(runs: int, work) -> float:
-    """The fastest of `runs` timings of `work()`, in seconds: the least disturbed one."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

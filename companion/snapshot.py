@@ -67,13 +67,15 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
             "index": index,
             "leg": views[index]["leg"],
             "action": action.to_json(),
-            "payouts": worded(views[index + 1].get("payouts", [])),
+            "payouts": views[index + 1].get("payouts", []),
             "correction": origins[index] if index < len(origins) else None,
         })
     readings = readings_view(records)
+    if_leg_ended = rules.leg_scoring_now(state)
+    paid = [line for lines in ([h["payouts"] for h in history] + [if_leg_ended])
+            for line in lines]
     return {
         **views[-1],
-        "payouts": worded(views[-1].get("payouts", [])),
         **_CHOICES.get(rules.game, _nothing)(state),
         "version": version,
         "history": history,
@@ -81,8 +83,9 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "readings": readings,
         "pending": [r for r in readings if r["outcome"] == "pending" and "pair_of" not in r],
         "legal": [a.to_json() for a in game.legal_actions()],
-        "if_leg_ended": worded(rules.leg_scoring_now(state)),
+        "if_leg_ended": if_leg_ended,
         "pieces": pieces(game),
+        "reasons": {**worded(paid), **worded(readings, READING_REASONS)},
         **extra,
     }
 
@@ -109,20 +112,38 @@ REASONS = [(key, re.compile(pattern)) for key, pattern in [
 """Each payout line the rules write, as a page's words: the key of its sentence in every
 language, and the values its sentence names (numbers as numbers)."""
 
+READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
+    ("reading.race_over", r"the race is over: no (?:die can be|die is) rolled"),
+    ("reading.race_over", r"the race is over: no racing card is revealed"),
+    ("reading.leg_over", r"the leg is over: no racing card is left to reveal until the next leg "
+                         r"is set up"),
+    ("reading.die_out", r"the (?P<die>\w+) die is already out of the pyramid this leg: .+"),
+    ("reading.unread_die", r"the die could not be read: check it"),
+    ("reading.unread_numeral", r"the grey die's numeral colour could not be read: check it"),
+    ("reading.bad_value", r"a Camel Up die shows 1 to 3, not (?P<value>-?\d+): check it"),
+    ("reading.unread_card", r"the racing card could not be read: check it"),
+    ("reading.bad_card", r"a racing card shows \+1 or \+2, not \+(?P<value>-?\d+): check it"),
+    ("reading.unsure", r"read with (?P<confidence>\d+)% confidence: check (?:it|the dice)"),
+    ("reading.unread_face", r"a die could not be read: tap its face"),
+    ("reading.waiting", r"waiting for the other die"),
+    ("reading.ways", r"(?P<first>\w+) and (?P<second>\w+) can be used (?P<ways>\d+) ways: "
+                     r"choose the camels"),
+]]
+"""The same for why the table holds or refuses a camera's reading."""
 
-def worded(payouts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The payout lines, each with the `key` and `params` a page translates it by (a line the
-    table does not know keeps only its English `reason`)."""
-    out = []
-    for line in payouts:
-        found = next(((key, match) for key, pattern in REASONS
-                      if (match := pattern.fullmatch(line["reason"]))), None)
-        if found is None:
-            out.append(dict(line))
-            continue
-        key, match = found
-        params = {k: int(v) if v.isdecimal() else v for k, v in match.groupdict().items()}
-        out.append({**line, "key": key, "params": params})
+
+def worded(lines: Sequence[Mapping[str, Any]],
+           patterns: Sequence[tuple[str, re.Pattern[str]]] = REASONS) -> dict[str, Any]:
+    """For each `reason` among the lines (payouts by default) that the page has a sentence for,
+    the `key` of that sentence and the `params` it names."""
+    out: dict[str, Any] = {}
+    for reason in {line.get("reason") or "" for line in lines}:
+        found = next(((key, match) for key, pattern in patterns
+                      if (match := pattern.fullmatch(reason))), None)
+        if found is not None:
+            key, match = found
+            out[reason] = {"key": key, "params": {
+                k: int(v) if v.isdecimal() else v for k, v in match.groupdict().items()}}
     return out
 
 

@@ -149,3 +149,14 @@ def test_french_odds_have_a_decimal_comma(browser, served):
     page.wait_for_selector("#odds-body .advice")
     assert "1,25 pièces" in page.text_content("#odds-body .advice")
     assert "5,5" in page.text_content("#odds-body table")
+
+
+def test_why_a_reading_waits_is_said_in_french(browser, served):
+    table, url = served
+    table.see({"die": "blue", "value": 2, "confidence": 0.685})
+    page = open_page(browser, f"{url}?lang=fr", NARROW)
+    page.wait_for_selector("#pending:not([hidden])")
+    text = page.text_content("#pending-list")
+    assert "pas assez sûre : vérifiez-la" in text
+    assert text.count("%") == 1, text
+    assert page.errors == []

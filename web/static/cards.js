@@ -346,7 +346,7 @@
         el("td", { class: "num money" }, core.number(p.money)),
         over ? null : el("td", { class: "tickets" }, (s.leg_bets[p.name] || []).map(betChip),
           figures.map((f) => el("span", { class: "chip figure-chip", dataset: { figure: f } }, t("cards.figure_card", { figure: figureName(f) })))),
-        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + core.payoutWords(l)).join("\n") },
+        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + core.reasonWords(l)).join("\n") },
           signed(net))));
     }
     table.append(body);

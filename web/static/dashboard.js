@@ -75,18 +75,22 @@
     label ?? colour(c));
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "\u2212" + number(-n) : number(0));
 
-  // A payout line in this page's language: its sentence by its key, else the rules' own words.
-  function payoutWords(p) {
-    if (!p.key || !(p.key in W)) return p.reason;
+  // A payout line, or why a reading waits, in this page's language: its sentence by its key,
+  // else the table's own words.
+  function reasonWords(line) {
+    const words = (snap.reasons || {})[line.reason];
+    if (!words || !(words.key in W)) return line.reason;
     const params = {};
-    for (const [k, v] of Object.entries(p.params || {})) {
-      if (k === "camel") params[k] = colour(v);
+    for (const [k, v] of Object.entries(words.params)) {
+      if (k === "camel" || k === "die") params[k] = colour(v);
       else if (k === "pile") params[k] = t("pile." + v);
       else if (k === "figure") params[k] = t("figure." + v);
       else if (k === "place") params[k] = ordinal(v);
+      else if (k === "confidence") params[k] = percent(v / 100);
+      else if (k === "first" || k === "second") params[k] = t("face." + v);
       else params[k] = typeof v === "number" ? number(v) : v;
     }
-    return t(p.key, params);
+    return t(words.key, params);
   }
 
   function describe(a) {
@@ -392,7 +396,7 @@
   // or no `answer` when the page cannot act on it (not unlocked, the race over).
   function pendingBox(r, seen, ok) {
     const item = el("div", { class: "pending-item", dataset: { reading: r.id } },
-      el("p", {}, seen), el("p", { class: "muted" }, r.reason));
+      el("p", {}, seen), el("p", { class: "muted" }, reasonWords(r)));
     if (!me.trusted || snap.finished) return { item };
     const answer = (body) => act("POST", "/api/pending/accept", { id: r.id, ...body });
     const okButton = choice(t("pending.ok"), { class: "ok", dataset: { answer: "ok" } }, () => answer({}));
@@ -554,7 +558,7 @@
         over ? null : el("td", { class: "tickets" }, p.leg_bets.map((b) => chip(b.camel, colour(b.camel) + " " + b.value)),
           p.pyramid_tickets ? el("span", { class: "chip pyramid-chip", dataset: { pyramid: p.pyramid_tickets } }, t("pyramid.count", { count: number(p.pyramid_tickets) })) : null,
           partners && p.partner ? el("span", { class: "chip partner-chip" }, t("partner.with", { player: p.partner })) : null),
-        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + payoutWords(l)).join("\n") },
+        over ? null : el("td", { class: "num " + (net > 0 ? "up" : net < 0 ? "down" : ""), title: lines.map((l) => signed(l.amount) + " " + reasonWords(l)).join("\n") },
           signed(net))));
     }
     table.append(body);
@@ -614,7 +618,7 @@
   function payoutList(payouts) {
     if (!payouts.length) return null;
     return el("ul", { class: "payouts" }, payouts.map((p) =>
-      el("li", { class: p.amount > 0 ? "up" : p.amount < 0 ? "down" : "" }, el("b", {}, p.player, " ", signed(p.amount)), " \u2014 ", payoutWords(p))));
+      el("li", { class: p.amount > 0 ? "up" : p.amount < 0 ? "down" : "" }, el("b", {}, p.player, " ", signed(p.amount)), " \u2014 ", reasonWords(p))));
   }
 
   function renderHistory() {
@@ -667,7 +671,7 @@
       ...(game ? game.readingWords(r) : [r.die ? chip(r.die, colour(r.die)) : t("reading.unread"), " ", String(r.value ?? "?")]),
       " ", el("span", { class: "muted" }, percent(r.confidence)),
       " ", el("span", { class: "badge" }, t(W["outcome." + r.outcome + "." + snap.game] ? "outcome." + r.outcome + "." + snap.game : "outcome." + r.outcome)),
-      r.outcome === "refused" ? el("span", { class: "muted" }, " " + r.reason) : null)));
+      r.outcome === "refused" ? el("span", { class: "muted" }, " " + reasonWords(r)) : null)));
   }
 
   let cameraOn = null;
@@ -834,7 +838,7 @@
 
   const core = {
     t, sentence, el, svg, chip, colour, signed, choice, send, render, field, snake, $,
-    act, percent, pendingBox, number, payoutWords,
+    act, percent, pendingBox, number, reasonWords,
     get snap() { return snap; },
     get me() { return me; },
     get composer() { return composer; },

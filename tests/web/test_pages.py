@@ -65,7 +65,8 @@ def test_a_language_chosen_on_the_page_is_remembered(client):
 def test_the_browsers_language_is_used_until_one_is_chosen(client):
     answer = client.get("/", headers={"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.8"})
     assert boot(answer.text)["lang"] == "fr"
-    assert boot(client.get("/", headers={"Accept-Language": "de"}).text)["lang"] == "en"
+    assert boot(client.get("/", headers={"Accept-Language": "de-AT"}).text)["lang"] == "de"
+    assert boot(client.get("/", headers={"Accept-Language": "ja"}).text)["lang"] == "en"
 
 
 def test_every_language_has_every_english_word():

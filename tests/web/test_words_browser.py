@@ -73,7 +73,7 @@ def test_the_corrections_are_counted_with_a_space(browser, served):
 @pytest.mark.parametrize("lines", [RACE_CARDS[:7]])
 def test_a_figure_fits_its_tile_in_every_language(browser, served):
     _, url = served
-    for lang in ("en", "fr"):
+    for lang in ("en", "fr", "de"):
         page = open_page(browser, f"{url}?lang={lang}", NARROW)
         page.wait_for_selector('#board [data-figure="palm"]')
         overflow = page.evaluate("""() => [...document.querySelectorAll('#board [data-figure]')]
@@ -89,7 +89,7 @@ def test_a_figure_fits_its_tile_in_every_language(browser, served):
 
 
 @pytest.mark.parametrize("width", [360, 390])
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
 def test_the_header_and_the_language_menu_are_whole_on_a_phone(browser, served, width, lang):
     _, url = served
     for path in ("", "calibrate", "new"):
@@ -159,4 +159,17 @@ def test_why_a_reading_waits_is_said_in_french(browser, served):
     text = page.text_content("#pending-list")
     assert "pas assez sûre : vérifiez-la" in text
     assert text.count("%") == 1, text
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("header", [HEADER_2018])
+@pytest.mark.parametrize("lines", [RACE_2018])
+def test_the_page_speaks_german(browser, served):
+    _, url = served
+    page = open_page(browser, f"{url}?lang=de", NARROW)
+    assert page.text_content("#headline") == "Etappe 6"
+    assert page.text_content("#turn") == "Das Rennen ist vorbei: Bob gewinnt"
+    last = page.text_content('#history-list .entry[data-index="58"] .payouts')
+    assert "1. richtige Wette auf den Gesamtverlierer: grün" in last
+    assert page.locator("#players thead th").all_text_contents() == ["Spieler", "Münzen"]
     assert page.errors == []

@@ -40,39 +40,11 @@ from companion.camera import TableCamera  # noqa: E402
 from companion.hosting import Listening, dashboard  # noqa: E402
 from companion.newgame import new_header  # noqa: E402
 from companion.table import Table  # noqa: E402
-from vision.sources import Frame  # noqa: E402
+from tests.film import Film  # noqa: E402
 from vision.stage import Stage  # noqa: E402
 
 SCRIPT = Path(sys.executable).with_name("camel-companion")
 FPS = 30.0
-
-
-class Film:
-    """Frames rendered beforehand, delivered as a camera delivers them; notes the moment each
-    thrown die's first resting frame goes out."""
-
-    def __init__(self, frames: list, resting: dict[int, int], paced: bool) -> None:
-        self.frames, self.resting, self.paced = frames, resting, paced
-        self.delivered: dict[int, float] = {}
-        self.done = threading.Event()
-        self._next = 0
-        self._start = time.monotonic()
-
-    def read(self):
-        if self._next >= len(self.frames):
-            self.done.set()
-            return None
-        if self.paced:
-            time.sleep(max(0.0, self._start + self._next / FPS - time.monotonic()))
-        image = self.frames[self._next]
-        if self._next in self.resting:
-            self.delivered[self.resting[self._next]] = time.monotonic()
-        frame = Frame(image, self._next / FPS, self._next)
-        self._next += 1
-        return frame
-
-    def close(self) -> None:
-        pass
 
 
 def film(rolls: int, size: tuple[int, int], seed: int = 5):
@@ -126,7 +98,7 @@ def latency(rolls: int) -> None:
 
         threading.Thread(target=listen, daemon=True).start()
         time.sleep(0.3)
-        source = Film(frames, resting, paced=True)
+        source = Film(frames, fps=FPS, paced=True, hold_last=False, marks=resting)
         with TableCamera(lambda: source, settler).attach(table):
             source.done.wait(len(frames) / FPS + 60)
             time.sleep(1.0)
@@ -145,7 +117,7 @@ def cpu_per_frame(rolls: int, size: tuple[int, int]) -> None:
     header = new_header("camelup-2014", ["Ann", "Bob"], random.Random(1))
     with tempfile.TemporaryDirectory() as folder, \
             Table(Path(folder) / "t.sqlite3", first_game=header) as table:
-        source = Film(frames, resting, paced=False)
+        source = Film(frames, fps=FPS, hold_last=False, marks=resting)
         start_cpu, start = time.process_time(), time.monotonic()
         with TableCamera(lambda: source, settler).attach(table):
             source.done.wait(600)

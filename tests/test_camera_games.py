@@ -2,8 +2,6 @@
 and of the two colour dice thrown, read by the settler the calibration gives each game, become
 reveals and rolls on the table."""
 
-import time
-
 import pytest
 
 from companion.calibration import Calibrator
@@ -11,9 +9,10 @@ from companion.camera import TableCamera
 from companion.game import Game
 from companion.rules.last_camel import roll_ways
 from companion.table import Table
+from tests.film import Film
 from tests.play import stored_game
-from tests.test_camera import wait_until
 from tests.test_table_readings import CARDS, LAST_CAMEL, LEG_SETUP
+from tests.waiting import wait_until
 from vision.calibrate import calibrate_table
 from vision.cards import CardReader
 from vision.colour_dice import ColourDiceReader, nominal_colours
@@ -21,28 +20,10 @@ from vision.config import calibration_toml
 from vision.dice import DiceReader
 from vision.dicesets import LAST_CAMEL as LAST_CAMEL_DICE
 from vision.settle import CARD_REACH
-from vision.sources import Frame
 from vision.synth_cards import card_sequence
 from vision.synth_colour_dice import roll_sequence
 
 WAIT = 120.0
-
-
-class Film:
-    """Rendered frames as a camera gives them, the last one held once the film ends."""
-
-    def __init__(self, images):
-        self.images, self.index = images, 0
-
-    def read(self):
-        if self.index >= len(self.images):
-            time.sleep(0.02)
-        k = min(self.index, len(self.images) - 1)
-        self.index += 1
-        return Frame(self.images[k], self.index / 30, self.index)
-
-    def close(self):
-        pass
 
 
 def calibrator(tmp_path, image, layout, **found):

@@ -12,12 +12,11 @@ import pytest
 from companion.camera import TableCamera, _annotated_jpeg, _label
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
+from tests.waiting import eventually, wait_until
 from vision.cards import CardReading
 from vision.settle import Settler
 from vision.sources import Picamera2Source
 from vision.stage import Stage
-
-WAIT = 60.0
 
 
 @pytest.fixture
@@ -39,26 +38,6 @@ def settler():
 @pytest.fixture
 def stage():
     return Stage("camelup-2014", seed=SEED, hard_share=0.0)
-
-
-def wait_until(table, done, timeout=WAIT):
-    """The first snapshot for which `done` holds; fails the test after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    snapshot = table.snapshot
-    while not done(snapshot):
-        left = deadline - time.monotonic()
-        assert left > 0, (f"gave up waiting; the table shows {snapshot.view['notice']}, "
-                          f"the readings {snapshot.view['readings']}")
-        snapshot = table.wait_for_snapshot(snapshot.version, left) or table.snapshot
-    return snapshot
-
-
-def eventually(condition, timeout=WAIT):
-    """Wait until `condition()` holds, something the camera does without a new snapshot."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "gave up waiting"
-        time.sleep(0.02)
 
 
 def rolled(snapshot):

@@ -6,16 +6,10 @@ in the middle of the next write, then reopens the store as the table would after
 """
 
 import random
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 from companion.store import Store
 from tests.play import HEADERS, random_game
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.writer import kill_after, start_writer
 
 WRITER = """
 import sys
@@ -35,43 +29,12 @@ print("done", flush=True)
 """Resumes the game where the store left it, as the table does after a restart."""
 
 
-def start_writer(path, edition, seed):
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), edition, str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def acknowledged(lines):
-    """How many actions the writer said were stored, from everything it printed: whole lines
-    only, since the kill may cut the last one short ("ack 1" of "ack 12", or "ack ")."""
-    acks = [int(line.split()[1]) for line in lines
-            if line.startswith("ack ") and line.endswith("\n")]
-    return max(acks, default=0)
-
-
 def run_until_killed(path, edition, seed, rng):
-    """Start the writer, let it acknowledge a random number of pushes, SIGKILL it.
-
-    Returns the number of actions acknowledged, counting acks still in the pipe at the kill.
-    """
-    writer = start_writer(path, edition, seed)
-    try:
-        ready = writer.stdout.readline()
-        assert ready.startswith("ready"), writer.communicate()[1]
-        printed = [ready]
-        for _ in range(rng.randint(0, 12)):
-            line = writer.stdout.readline()
-            if not line.startswith("ack"):
-                break
-            printed.append(line)
-        if rng.random() < 0.5:
-            time.sleep(rng.uniform(0, 0.003))  # somewhere inside the next push
-        writer.send_signal(signal.SIGKILL)
-        out, _ = writer.communicate(timeout=10)
-    finally:
-        writer.kill()
-        writer.wait()
-    assert writer.returncode in (-signal.SIGKILL, 0)
-    return acknowledged(printed + out.splitlines(keepends=True))
+    """Start the writer, let it acknowledge a random number of pushes, SIGKILL it, half the
+    time somewhere inside the next push; the number of actions acknowledged."""
+    acks = rng.randint(0, 12)
+    pause = rng.uniform(0, 0.003) if rng.random() < 0.5 else 0.0
+    return kill_after(start_writer(WRITER, path, edition, seed), acks, pause, timeout=10)
 
 
 def test_every_acknowledged_action_survives_sigkill_of_the_writer(tmp_path):
@@ -90,7 +53,7 @@ def test_every_acknowledged_action_survives_sigkill_of_the_writer(tmp_path):
                 assert len(kept) >= acked, (seed, len(kept), acked)
                 assert kept == planned[: len(kept)], seed
                 assert {r.kind for r in stored.records()} <= {"push"}
-        finished = start_writer(path, edition, seed)
+        finished = start_writer(WRITER, path, edition, seed)
         out, err = finished.communicate(timeout=60)
         assert finished.returncode == 0, err
         assert out.splitlines()[-1] == "done"

@@ -14,18 +14,15 @@ with FUSE; this needs only a C compiler.
 import os
 import random
 import shutil
-import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.store import Store
 from tests.play import HEADERS, random_game
+from tests.writer import kill_after, start_writer
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = 4096
 
 KEEP_SYNCED = r"""
@@ -153,27 +150,8 @@ def run_until_cut(library, folder, edition, seed, rng):
     """Start the writer under the library, let it acknowledge a few changes, kill it, cut
     the power; the number of records acknowledged."""
     env = {**os.environ, "LD_PRELOAD": str(library), "KEEP_SYNCED_DIR": str(folder)}
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(folder / "game.sqlite3"),
-                               edition, str(seed)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    try:
-        ready = writer.stdout.readline()
-        assert ready.startswith("ready"), writer.communicate()[1]
-        printed = [ready]
-        for _ in range(rng.randint(1, 15)):
-            line = writer.stdout.readline()
-            if not line.startswith("ack"):
-                break
-            printed.append(line)
-        time.sleep(rng.uniform(0, 0.004))
-        writer.send_signal(signal.SIGKILL)
-        out, _ = writer.communicate(timeout=30)
-    finally:
-        writer.kill()
-        writer.wait()
-    lines = printed + out.splitlines(keepends=True)
-    acked = max([int(line.split()[1]) for line in lines
-                 if line.startswith("ack ") and line.endswith("\n")], default=0)
+    writer = start_writer(WRITER, folder / "game.sqlite3", edition, seed, env)
+    acked = kill_after(writer, rng.randint(1, 15), rng.uniform(0, 0.004), timeout=30)
     power_cut(folder, rng)
     return acked
 

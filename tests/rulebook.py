@@ -1,5 +1,5 @@
-"""What the rule tests share: for every game, a refusal checked for the rule it names; for both
-Camel Up editions, a table set in a line.
+"""What the rule tests share: for every game, actions played, a refusal checked for the rule it
+names, the track and the money read back; for both Camel Up editions, a table set in a line.
 
 Positions are written as the rule books draw them, `{space: "bottom ... top"}`, and read back
 the same way, so a test shows the board before and after in two short lines.
@@ -14,7 +14,6 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.game import Game
-from companion.rules.camelup import Action, state_json
 
 
 def header(game: str, start: Mapping[int, str], players: str = "Ann Bob Cy",
@@ -36,17 +35,18 @@ def bets(*bets: str) -> list[dict[str, str]]:
     return [dict(zip(("player", "camel"), bet.split(), strict=True)) for bet in bets]
 
 
-def play(game: Game, *actions: Action) -> Game:
-    """Push `actions` in order and hand the game back."""
+def play(game: Game, *actions: Any) -> Game:
+    """Push `actions` in order, each an action or a game-log line, and hand the game back."""
     for action in actions:
-        game.push(action)
+        game.push(game.parse_action(action) if isinstance(action, Mapping) else action)
     return game
 
 
 def track(game: Game) -> dict[int, str]:
-    """The camels on spaces 1-16 as `table` takes them: `{space: "bottom ... top"}`."""
+    """The camels on the track as `table` takes them: `{space: "bottom ... top"}` (in The Last
+    Camel, `"first ... last to arrive"`)."""
     return {int(space): " ".join(stack)
-            for space, stack in state_json(game.state)["track"].items()}
+            for space, stack in game.rules.state_json(game.state)["track"].items()}
 
 
 def seats(count: int) -> str:

@@ -21,7 +21,7 @@ from companion.gamelog import load_game
 from companion.rules import cards
 from companion.rules.cards import CAMELS, LegSetup, state_json
 from tests.play import random_cards_action, random_game
-from tests.rulebook import refuse
+from tests.rulebook import money, play, refuse, track
 
 ROOT = Path(__file__).parent.parent
 SETUP = {"dealt": 9, "discarded": 4, "kept": 5, "deck": 3, "left": 2, "intel": 1}
@@ -48,12 +48,6 @@ def table(start: dict[int, str] = SPREAD, intel: tuple[str, ...] = INTEL, **more
     return play(game, setup_line(game, intel))
 
 
-def play(game: Game, *lines: dict[str, Any]) -> Game:
-    for line in lines:
-        game.push(game.parse_action(line))
-    return game
-
-
 def act(game: Game, action: str, **keys: Any) -> Game:
     """The player to act plays `action`."""
     return play(game, {"player": game.state.player_to_act, "action": action, **keys})
@@ -65,14 +59,6 @@ def reveal(game: Game, *cards_seen: str) -> Game:
         camel, value = card.split()
         act(game, "reveal", camel=camel, value=int(value))
     return game
-
-
-def track(game: Game) -> dict[int, str]:
-    return {int(s): " ".join(c) for s, c in state_json(game.state)["track"].items()}
-
-
-def money(game: Game) -> dict[str, int]:
-    return {p.name: p.money for p in game.state.players}
 
 
 def view(game: Game) -> dict[str, Any]:

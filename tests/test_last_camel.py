@@ -31,7 +31,7 @@ from companion.rules.last_camel import (
     roll_ways,
     state_json,
 )
-from tests.rulebook import refuse
+from tests.rulebook import play, refuse, track
 
 FOUR = ("red-green", "red-blue", "yellow-green", "yellow-blue")
 """The camels of a race of 2 or 3 players, in the order they stand on the start."""
@@ -63,17 +63,6 @@ def roll(player: str, dice: str, *moves: str) -> Roll:
     """`roll("Ann", "red green", "red red-blue", "green yellow-green")`."""
     faces = dice.split()
     return Roll(player, (faces[0], faces[1]), tuple(Move(*m.split()) for m in moves))
-
-
-def play(game: Game, *actions: Any) -> Game:
-    for action in actions:
-        game.push(action)
-    return game
-
-
-def track(game: Game) -> dict[int, str]:
-    return {int(space): " ".join(camels)
-            for space, camels in state_json(game.state)["track"].items()}
 
 
 # --- setting up ---------------------------------------------------------------------------

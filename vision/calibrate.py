@@ -228,7 +228,7 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     seen = seen[:len(colours) + 4]
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
-    assignment = _cheapest_assignment(cost)
+    assignment = cheapest_assignment(cost)
     gaps = cost[np.arange(len(colours)), assignment]
     # the light shifts every die's colour alike; one die far off the others' shift is a
     # shadow or a marker taken for it, and learning it would misname that die all game
@@ -247,7 +247,7 @@ def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:
     if not seen:
         return ", ".join(colours)
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
-    found = _cheapest_assignment(colour_distance(measured[:, None], nominal[None]))
+    found = cheapest_assignment(colour_distance(measured[:, None], nominal[None]))
     return ", ".join(c for k, c in enumerate(colours) if k not in found)
 
 
@@ -293,7 +293,7 @@ def _holds(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> 
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
-def _cheapest_assignment(cost: np.ndarray) -> list[int]:
+def cheapest_assignment(cost: np.ndarray) -> list[int]:
     """For each row a distinct column, with the least total cost (exact, over subsets)."""
     rows, cols = cost.shape
     best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}

@@ -429,7 +429,7 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
     camel face up, apart: the cards found are matched to the camels, each once, so that their
     colours lie nearest the nominal ones overall. Two cards of one camel, and none of another,
     would teach that camel the other's colour: colours too alike to tell apart are refused."""
-    from vision.calibrate import CalibrationError, _cheapest_assignment
+    from vision.calibrate import CalibrationError, cheapest_assignment
 
     reader = CardReader(table=table, threshold=0.0)
     seen = [r.bgr for r in reader.read(frame) if r.bgr is not None and r.value is not None]
@@ -439,7 +439,7 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
                                "in view, apart, and try again")
     nominal = colour_feature(np.array([CAMEL_COLOURS.references[c] for c in camels]))
     measured = colour_feature(np.array(seen, np.float64))
-    assignment = _cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
+    assignment = cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
     chosen = measured[assignment]
     apart = colour_distance(chosen[:, None], chosen[None]) + np.eye(len(camels)) * _ALIKE
     alike = [c for c, row in zip(camels, apart, strict=True) if row.min() < _ALIKE]

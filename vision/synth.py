@@ -20,7 +20,7 @@ from vision.aruco import marker_image
 from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
 from vision.markers import MARKER_IDS
 from vision.spec import PIP_CELLS, PIP_OFFSET, PIP_RADIUS
-from vision.table import TableLayout
+from vision.table import BoardLayout, TableLayout
 
 LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
 _SUPERSAMPLE = 2
@@ -150,7 +150,8 @@ class Table:
     layout: TableLayout
     camera: Camera
     seed: int
-    camels: list[tuple[DieSpec, float, float, int]] = field(default_factory=list)
+    camels: list[CamelPose] = field(default_factory=list)
+    board: BoardLayout | None = None
     _texture: np.ndarray | None = None
     _texture_origin: tuple[float, float, float] = (0.0, 0.0, 1.0)
     _lit: dict[tuple[Light, int], np.ndarray] = field(default_factory=dict)
@@ -158,6 +159,11 @@ class Table:
     @property
     def dice(self) -> DiceSet:
         return dice_set(self.game)
+
+    @property
+    def track(self) -> BoardLayout:
+        """The board's track: the table's own, else the printed boards' round its board."""
+        return self.board or BoardLayout.around(self.layout.board)
 
 
 def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
@@ -180,15 +186,13 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
         camera = replace(base, focal=base.focal * scale, size=size)
     table = Table(game, layout, camera, seed)
     specs = dice_set(game).dice if camels is None else camels
-    spaces = _track_spaces(layout)
-    for spec in specs:
-        k = int(rng.integers(7, 13))
-        table.camels.append((spec, *spaces[k], 0))
+    spaces = [int(rng.integers(8, 14)) for _ in specs]
     if game == "camelup-2018":
-        for colour, bgr in (("white", (235, 235, 232)), ("black", (40, 40, 40))):
-            spec = DieSpec(colour, bgr, ((1, BLACK),) * 6)
-            table.camels.append((spec, *spaces[int(rng.integers(8, 14))], 0))
-    _stack_camels(table)
+        specs = (*specs, DieSpec("white", (235, 235, 232), ((1, BLACK),) * 6),
+                 DieSpec("black", (40, 40, 40), ((1, BLACK),) * 6))
+        spaces += [int(rng.integers(9, 15)) for _ in range(2)]
+    table.camels[:] = stacked_camels(table.track, [(s.colour, s.body_bgr) for s in specs],
+                                     spaces)
     table._texture, table._texture_origin = _table_texture(table, rng)
     return table
 
@@ -258,8 +262,10 @@ def random_hand(rng: np.random.Generator) -> Hand:
 def render(table: Table, dice: Sequence[DiePose], light: Light, *,
            rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
            noise: float = 2.0, jpeg: int | None = 90,
-           moving: Sequence[tuple[float, float]] = ()) -> RenderedFrame:
-    """One frame of `table` with `dice` lying on it under `light`.
+           moving: Sequence[tuple[float, float]] = (), camels: Sequence[CamelPose] | None = None,
+           props: Sequence[Prop] = ()) -> RenderedFrame:
+    """One frame of `table` with `dice` lying on it under `light`, and `camels` (default: the
+    table's own) and `props` (tiles, coins, the pyramid) on the board, nearest drawn last.
 
     `blur` is the length (pixels) of camera-shake motion blur, `noise` the sensor noise's
     standard deviation, `jpeg` the JPEG quality (None: none); `moving` gives, per die, its
@@ -272,9 +278,11 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
         table._lit = {(light, s): _draw_table(table, light, s)}
     image = table._lit[(light, s)].copy()
     _draw_shadows(image, table, dice, light, s)
-    for spec, x, y, level in table.camels:
-        _draw_block(image, camera, light, spec.body_bgr, x=x, y=y, yaw=0.0,
-                    dims=(14.0, 9.0, 11.0), z0=level * 11.0, s=s)
+    canvas = Canvas(image, np.full(image.shape[:2], np.inf, np.float32), camera, light,
+                    table.track, s)
+    for thing in sorted((*props, *(table.camels if camels is None else camels)),
+                        key=lambda t: t.depth(camera)):
+        thing.draw(canvas)
     order = sorted(range(len(dice)), key=lambda i: -_distance(camera, dice[i]))
     for i in order:
         motion = moving[i] if i < len(moving) else (0.0, 0.0)
@@ -421,34 +429,73 @@ def _distance(camera: Camera, pose: DiePose) -> float:
     return math.dist(camera.position, (pose.x, pose.y, 0.0))
 
 
-def _track_spaces(layout: TableLayout) -> list[tuple[float, float]]:
-    """Centres of the 16 track spaces, clockwise round the board from its near left."""
-    x0, y0, x1, y1 = layout.board
-    inset = 22.0
-    ax0, ay0, ax1, ay1 = x0 + inset, y0 + inset, x1 - inset, y1 - inset
-    spaces = []
-    for k in range(16):
-        t = k / 16 * 4
-        side, f = int(t), t - int(t)
-        if side == 0:
-            spaces.append((ax0, ay0 + f * (ay1 - ay0)))
-        elif side == 1:
-            spaces.append((ax0 + f * (ax1 - ax0), ay1))
-        elif side == 2:
-            spaces.append((ax1, ay1 - f * (ay1 - ay0)))
-        else:
-            spaces.append((ax1 - f * (ax1 - ax0), ay0))
-    return spaces
+@dataclass(frozen=True)
+class CamelPose:
+    """A camel on the board: its colour's name and body colour, the space it stands on (1-16)
+    and its height in the stack there (0 at the bottom), its centre (mm) and its heading
+    (radians; a crazy camel faces against the race)."""
+
+    colour: str
+    bgr: tuple[int, int, int]
+    space: int
+    level: int
+    x: float
+    y: float
+    yaw: float
+
+    def depth(self, camera: Camera) -> tuple[float, float]:
+        """Things that stand are drawn after the flat ones, in any order (`fill_solid`)."""
+        return (0.0, 0.0)
+
+    def draw(self, canvas: Canvas) -> None:
+        """A camel as wooden blocks: a body, a head at its front, its legs hidden below."""
+        length, width, height = canvas.track.camel
+        z0 = self.level * canvas.track.stack_step
+        c, n = math.cos(self.yaw), math.sin(self.yaw)
+        _draw_block(canvas, self.bgr, x=self.x, y=self.y, yaw=self.yaw,
+                    dims=(length, width, height), z0=z0)
+        reach = 0.42 * length
+        _draw_block(canvas, self.bgr, x=self.x + c * reach, y=self.y + n * reach,
+                    yaw=self.yaw, dims=(0.24 * length, 0.6 * width, 0.5 * height),
+                    z0=z0 + 0.8 * height)
 
 
-def _stack_camels(table: Table) -> None:
-    seen: dict[tuple[float, float], int] = {}
-    stacked = []
-    for spec, x, y, _ in table.camels:
-        level = seen.get((x, y), 0)
-        seen[(x, y)] = level + 1
-        stacked.append((spec, x, y, level))
-    table.camels[:] = stacked
+def stacked_camels(track: BoardLayout, camels: Sequence[tuple[str, tuple[int, int, int]]],
+                   spaces: Sequence[int], *, crazy: Sequence[str] = (),
+                   rng: np.random.Generator | None = None) -> list[CamelPose]:
+    """`camels` (colour, body colour) standing on the 0-based track `spaces`, each on top of
+    those before it on its space; with `rng`, each stack set down a little off the space's
+    middle and turned a little, as hands put them, and each camel in it a little askew on
+    the one below (the camels nest, legs astride the back below, so less)."""
+    levels: dict[int, int] = {}
+    placed: dict[int, tuple[float, float, float]] = {}
+    poses = []
+    for (colour, bgr), space in zip(camels, spaces, strict=True):
+        level = levels.get(space, 0)
+        levels[space] = level + 1
+        if space not in placed:
+            x, y = track.spaces[space]
+            off = (rng.uniform(-4, 4), rng.uniform(-4, 4), rng.uniform(-0.15, 0.15)) \
+                if rng is not None else (0.0, 0.0, 0.0)
+            placed[space] = (x + off[0], y + off[1], track.heading(space + 1) + off[2])
+        x, y, yaw = placed[space]
+        if rng is not None:
+            x, y = x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)
+            yaw += rng.uniform(-0.08, 0.08)
+        yaw += math.pi if colour in crazy else 0.0
+        poses.append(CamelPose(colour, bgr, space + 1, level, x, y, yaw))
+    return poses
+
+
+class Prop:
+    """A thing on the table that is not read: it says when to draw it (flat things first)
+    and draws itself."""
+
+    def depth(self, camera: Camera) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def draw(self, canvas: Canvas) -> None:
+        raise NotImplementedError
 
 
 def _table_texture(table: Table, rng: np.random.Generator
@@ -456,7 +503,7 @@ def _table_texture(table: Table, rng: np.random.Generator
     """The table top seen from straight above at 2 px/mm: wood or cloth, the roll zone's mat,
     the board with its track, the pyramid and the markers."""
     ppm = 2.0
-    x0, y0, x1, y1 = -420.0, -160.0, 420.0, 420.0
+    x0, y0, x1, y1 = -560.0, -180.0, 420.0, 440.0
     w, h = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
     woods = ((120, 165, 205), (70, 100, 140), (150, 150, 150), (95, 130, 170), (190, 200, 210))
     base = np.array(woods[int(rng.integers(0, len(woods)))], np.float32)
@@ -467,7 +514,11 @@ def _table_texture(table: Table, rng: np.random.Generator
              + 0.03 * np.sin(freq * 3.1 * yy * 6.28 + phase))
     tex = base[None, None, :] * (1 + grain)[..., None]
     tex = np.broadcast_to(tex, (h, w, 3)).copy()
-    tex += rng.normal(0, 3.0, (h // 4 + 1, w // 4 + 1, 3)).repeat(4, 0).repeat(4, 1)[:h, :w]
+    # the grain's noise is drawn at one size whatever the texture's, and spread over it, so
+    # that what is drawn after it (the mat) stays the same for a seed
+    noise = rng.normal(0, 3.0, (291, 421, 3)).astype(np.float32)
+    tex += cv2.resize(noise, (w // 4 + 1, h // 4 + 1), interpolation=cv2.INTER_NEAREST
+                      ).repeat(4, 0).repeat(4, 1)[:h, :w]
     tex = np.clip(tex, 0, 255).astype(np.uint8)
 
     def to_px(x: float, y: float) -> tuple[int, int]:
@@ -482,11 +533,13 @@ def _table_texture(table: Table, rng: np.random.Generator
                   tuple(int(c * 0.7) for c in mat), 3)
     bx0, by0, bx1, by1 = layout.board
     cv2.rectangle(tex, to_px(bx0, by1), to_px(bx1, by0), (120, 190, 225), -1)
-    for k, (sx, sy) in enumerate(_track_spaces(layout)):
+    track = table.track
+    half = track.space_size / 2
+    for k, (sx, sy) in enumerate(track.spaces):
         colour = (95, 160, 205) if k % 2 else (140, 205, 235)
-        cv2.rectangle(tex, to_px(sx - 18, sy + 18), to_px(sx + 18, sy - 18), colour, -1)
-        cv2.putText(tex, str(k + 1), to_px(sx - 8, sy - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
-                    (60, 90, 120), 2)
+        cv2.rectangle(tex, to_px(sx - half, sy + half), to_px(sx + half, sy - half), colour, -1)
+        cv2.putText(tex, str(k + 1), to_px(sx - half + 4, sy - half + 14),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (60, 90, 120), 2)
     cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
     pyramid = np.array([to_px(cx - 45, cy - 45), to_px(cx + 45, cy - 45),
                         to_px(cx + 45, cy + 45), to_px(cx - 45, cy + 45)], np.int32)
@@ -539,8 +592,11 @@ def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
     ox, oy, ppm = table._texture_origin
     to_table = np.array([[1 / ppm, 0, ox], [0, -1 / ppm, oy], [0, 0, 1]])
     warp = camera.homography(s) @ to_table
+    # beyond the texture the table goes on in its own colour (a mirror of it would show a
+    # second board)
+    edge = tuple(float(c) for c in np.median(table._texture[:8].reshape(-1, 3), axis=0))
     image = cv2.warpPerspective(table._texture, warp, (w, h), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=edge)
     return image * _light_field(table, light, s)
 
 
@@ -575,14 +631,55 @@ def _fill(image: np.ndarray, pts: np.ndarray, colour: Sequence[float]) -> None:
                  lineType=cv2.LINE_AA, shift=4)
 
 
-def _draw_block(image: np.ndarray, camera: Camera, light: Light, colour: Sequence[float], *,
-                x: float, y: float, yaw: float, dims: tuple[float, float, float], z0: float,
-                s: int) -> None:
-    eye = np.array(camera.position)
+@dataclass(frozen=True)
+class Canvas:
+    """What things on the board draw themselves on: the frame as it is drawn (`_SUPERSAMPLE`
+    times the camera's size, `s`), how far from the camera the nearest surface drawn at
+    each of its pixels lies, the camera, the light, and the board's track."""
+
+    image: np.ndarray
+    depth: np.ndarray
+    camera: Camera
+    light: Light
+    track: BoardLayout
+    s: int
+
+
+def _draw_block(canvas: Canvas, colour: Sequence[float], *, x: float, y: float, yaw: float,
+                dims: tuple[float, float, float], z0: float) -> None:
+    """An upright box, face by face, each pixel only where nothing drawn before is nearer."""
+    eye = np.array(canvas.camera.position)
     for corners, normal, _, _ in _cube_faces(x, y, yaw, dims, z0):
-        if np.dot(normal, eye - corners.mean(0)) <= 0:
-            continue
-        _fill(image, camera.project(corners, s), _shade(colour, normal, light))
+        if np.dot(normal, eye - corners.mean(0)) > 0:
+            fill_solid(canvas, corners, _shade(colour, normal, canvas.light))
+
+
+def fill_solid(canvas: Canvas, corners: np.ndarray, colour: Sequence[float]) -> None:
+    """A flat polygon in space (N x 3 table mm) drawn where it is nearer the camera than
+    what was drawn there before: things that stand in one another's way (camels in a stack,
+    set down askew) hide one another as they would."""
+    camera, depth, image, s = canvas.camera, canvas.depth, canvas.image, canvas.s
+    pts = camera.project(corners, s)
+    h, w = depth.shape
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, (w, h))
+    if x0 >= x1 or y0 >= y1:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((pts - (x0, y0)) * 16).astype(np.int32)], 1, shift=4)
+    k, r, t = camera.matrices(s)
+    normal = r @ np.cross(corners[1] - corners[0], corners[2] - corners[0])
+    offset = float(normal @ (r @ corners[0] + t))
+    vs, us = np.nonzero(mask)
+    rays = np.linalg.inv(k) @ np.vstack([us + x0, vs + y0, np.ones(len(us))])
+    along = normal @ rays
+    with np.errstate(divide="ignore"):
+        far = np.where(np.abs(along) > 1e-12, offset / along, np.inf)
+    rows, cols = vs + y0, us + x0
+    nearer = far < depth[rows, cols]
+    rows, cols = rows[nearer], cols[nearer]
+    depth[rows, cols] = far[nearer]
+    image[rows, cols] = np.asarray(colour, np.float32)
 
 
 #: which face index sits where, for a die whose top is faces[top]: the opposite face is the

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadLogLine, CompanionError
 from companion.gamelog import dump_line, load_game
+from companion.rules.words import counted
 from companion.standings import odds_text, standings_text
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ ELSEWHERE = {
     "backup": ("companion.backup", "add_command"),
     "hotspot": ("companion.hotspot", "add_command"),
     "read-dice": ("vision.commands", "add_commands"),
+    "read-board": ("vision.commands", "add_commands"),
     "read-cards": ("vision.commands", "add_commands"),
     "markers": ("vision.commands", "add_commands"),
 }
@@ -145,8 +147,7 @@ def _actions(args: argparse.Namespace) -> None:
 def _over(view: dict[str, Any], played: int) -> str:
     """The one line `actions` prints when nothing more can be played."""
     won = f", won by {' and '.join(view['winners'])}" if view.get("winners") else ""
-    return (f"the game is over after {played} action{'' if played == 1 else 's'}{won}: "
-            "nothing more can be played")
+    return f"the game is over after {counted(played, 'action')}{won}: nothing more can be played"
 
 
 def _import(args: argparse.Namespace) -> None:

@@ -27,6 +27,7 @@ from companion.hosting import (
     serve_until_stopped,
     start_logging,
 )
+from companion.rules.words import counted
 from companion.store import Store
 from companion.table import Table
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             dashboard(table, listening) as server:
         moves = len(table.snapshot.view["history"])
         print(f"camel-companion: {'carrying on' if resumed else 'serving'} game {game_id} "
-              f"of {store_path} ({moves} actions)", flush=True)
+              f"of {store_path} ({counted(moves, 'action')})", flush=True)
         print(f"camel-companion: open {address(args.host, server.port)} on every phone; "
               f"the table's PIN is {secrets_['pin']}", flush=True)
         log.info("serving on port %d; PIN %s", server.port, secrets_["pin"])

@@ -121,7 +121,7 @@ def test_a_killed_server_started_again_carries_on_where_it_stopped(log):
     port = free_port()
     server, lines = start(log, port)
     try:
-        assert "serving game 1" in lines[0] and "(1 actions)" in lines[0]
+        assert "serving game 1" in lines[0] and "(1 action)" in lines[0]
         assert call(port, "/api/actions", BET)["version"] == 2
         assert call(port, "/api/undo", {})["history"][-1]["action"] == ROLL
         assert len(call(port, "/api/actions", BET)["corrections"]) == 1

@@ -27,11 +27,13 @@ def colour_feature(bgr: np.ndarray) -> np.ndarray:
     return np.stack([r, g, np.log(total)], axis=-1)
 
 
-def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance between colour features, in units of ordinary variation under one light."""
+def colour_distance(a: np.ndarray, b: np.ndarray, *, shading: float = 1.0) -> np.ndarray:
+    """Distance between colour features, in units of ordinary variation under one light;
+    `shading` times as much variation in brightness is ordinary where the faces compared
+    may turn to the light differently (a camel's sides)."""
     d = np.asarray(a) - np.asarray(b)
     return np.sqrt((d[..., 0] ** 2 + d[..., 1] ** 2) / _CHROMA_SCALE ** 2
-                   + (d[..., 2] / _BRIGHTNESS_SCALE) ** 2)
+                   + (d[..., 2] / (_BRIGHTNESS_SCALE * shading)) ** 2)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The vision commands of `camel-companion`: read-dice, read-cards and markers.
+"""The vision commands of `camel-companion`: read-dice, read-cards, read-board and markers.
 
 Declaring them loads nothing heavy: OpenCV and NumPy are imported only when one of them runs
 (vision.offline), so every other command of the companion starts without them.
@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from vision.camels import CAMEL_SETS
 from vision.dicesets import GAMES
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    """Add read-dice, read-cards and markers to the `camel-companion` command's subcommands."""
+    """Add read-dice, read-cards, read-board and markers to the `camel-companion` command's
+    subcommands."""
     read = commands.add_parser("read-dice", help="read the dice in photos or camera frames")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="print one JSON list")
@@ -41,6 +43,20 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     cards.add_argument("--config", type=Path, metavar="FILE", help="the TOML configuration")
     cards.set_defaults(run=_read_cards)
 
+    board = commands.add_parser("read-board",
+                                help="read the camels on the board in photos or frames")
+    board.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    board.add_argument("--json", action="store_true", help="print one JSON list")
+    board.add_argument("--game", choices=sorted(CAMEL_SETS),
+                       help="whose camels (default: the configured game)")
+    board.add_argument("--calibration", type=Path, metavar="SET-UP", required=True,
+                       help="the set-up frame, taken by the same camera in the same light, "
+                            "every camel of the game standing alone on its own space")
+    board.add_argument("--threshold", type=float, metavar="T",
+                       help="confidence below which a camel is null (default 0.5)")
+    board.add_argument("--config", type=Path, metavar="FILE", help="the TOML configuration")
+    board.set_defaults(run=_read_board)
+
     markers = commands.add_parser("markers", help="write the ArUco marker sheet to print")
     markers.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                          help="where to write it: .pdf for a PDF, otherwise a PNG image")
@@ -59,6 +75,12 @@ def _read_cards(args: argparse.Namespace) -> int:
     from vision.offline import read_cards
 
     return read_cards(args)
+
+
+def _read_board(args: argparse.Namespace) -> int:
+    from vision.offline import read_board
+
+    return read_board(args)
 
 
 def _markers(args: argparse.Namespace) -> int:

@@ -19,12 +19,13 @@ from vision.calibrate import CalibrationError, TableCalibration
 from vision.colours import DiceColours
 from vision.dicesets import DEFAULT_GAME, DICE_SETS
 from vision.sources import CameraSettings, SourceError
-from vision.table import TableLayout
+from vision.table import BoardLayout, TableLayout
 
 DEFAULT_FILE = "camel-companion.toml"
 ENVIRONMENT = "CAMEL_COMPANION_CONFIG"
 
-_KNOWN = {"game", "threshold", "source", "camera", "table", "calibration", "colours", "settle"}
+_KNOWN = {"game", "threshold", "source", "camera", "table", "board", "calibration", "colours",
+          "settle"}
 #: [vision.settle] keys: vision.settle.Settler's options of the same names
 _SETTLE_KEYS = {"stable_frames", "motion_level", "motion_share", "small_width", "retries"}
 
@@ -42,6 +43,7 @@ class VisionConfig:
     source: Mapping[str, Any] = field(default_factory=lambda: {"kind": "picamera2"})
     camera: CameraSettings | None = None
     layout: TableLayout = field(default_factory=TableLayout)
+    board: BoardLayout = field(default_factory=lambda: BoardLayout.around(TableLayout().board))
     calibration: TableCalibration | None = None
     colours: DiceColours | None = None
     colours_game: str | None = None
@@ -116,10 +118,11 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
         colours_game = table.pop("game", game)
         colours = DiceColours({name: tuple(float(c) for c in bgr)
                                for name, bgr in table.items()})
+    layout = TableLayout.from_config(vision.get("table", {}))
     return VisionConfig(
         game=game, threshold=threshold, source=dict(vision.get("source", {"kind": "picamera2"})),
         camera=CameraSettings.from_config(vision["camera"]) if "camera" in vision else None,
-        layout=TableLayout.from_config(vision.get("table", {})),
+        layout=layout, board=BoardLayout.from_config(vision.get("board", {}), layout),
         calibration=(TableCalibration.from_config(vision["calibration"])
                      if "calibration" in vision else None),
         colours=colours, colours_game=colours_game, settle=settle)

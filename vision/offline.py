@@ -1,8 +1,8 @@
 """Reading recorded frames and photos offline, and writing the marker sheet: the work of the
-read-dice, read-cards and markers commands (vision.commands declares them).
+read-dice, read-cards, read-board and markers commands (vision.commands declares them).
 
-Errors for a person are one line on stderr with exit status 2, never a traceback; read-dice
-and read-cards read every image they can and exit 2 afterwards if any could not be opened.
+Errors for a person are one line on stderr with exit status 2, never a traceback; the read
+commands read every image they can and exit 2 afterwards if any could not be opened.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.board import BoardReader, learn_camels
 from vision.calibrate import (
     CalibrationError,
     TableCalibration,
     calibrate_table,
     learn_colours,
 )
+from vision.camels import camel_set
 from vision.cards import CardReader, learn_card_colours
 from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.config import ConfigError, VisionConfig, config_path, load_config
@@ -107,6 +109,59 @@ def _read_cards(args: argparse.Namespace) -> int:
         return readers[size].read(image)
 
     return _read_all(args, "cards", read)
+
+
+def _read_board(args: argparse.Namespace) -> int:
+    """read-board: every image's stacks of camels, as JSON or a line each."""
+    config = load_config(config_path(args.config))
+    threshold = config.threshold if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise _Refused("--threshold must lie between 0 and 1")
+    game = args.game or config.game
+    try:
+        camels = camel_set(game)
+    except ValueError as e:
+        raise _Refused(str(e)) from None
+    setup = _load(args.calibration)
+    if setup is None:
+        raise _Refused(f"cannot read the set-up image {args.calibration}: "
+                       f"{_unreadable(args.calibration)}")
+    size = (setup.shape[1], setup.shape[0])
+    table = config.calibration if _fits(config.calibration, size) else calibrate_table(
+        setup, config.layout)
+    colours = learn_camels(setup, table, config.board, camels)
+    reader = BoardReader(table, config.board, colours, camels, setup, threshold=threshold)
+    results, failed = [], False
+    for path in args.images:
+        image = _load(path)
+        if image is None or (image.shape[1], image.shape[0]) != size:
+            failed = True
+            why = _unreadable(path) if image is None else (
+                f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's {size[0]}x{size[1]}")
+            results.append({"image": str(path), "error": why})
+            continue
+        results.append({"image": str(path), **reader.read(image).to_json()})
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for result in results:
+            print(_board_line(result))
+    if failed:
+        print("camel-companion: some images could not be read (marked in the output)",
+              file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _board_line(result: dict) -> str:
+    if "error" in result:
+        return f"{result['image']}: cannot read: {result['error']}"
+    if result["hand"]:
+        return f"{result['image']}: a hand over the board, not read"
+    if not result["stacks"]:
+        return f"{result['image']}: no camels"
+    return f"{result['image']}: " + "; ".join(
+        f"{s['space']}: " + ", ".join(c or "?" for c in s["camels"]) + f" ({s['confidence']:.2f})"
+        for s in result["stacks"])
 
 
 def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
@@ -205,7 +260,10 @@ def _markers(args: argparse.Namespace) -> int:
     if not 5.0 <= args.size <= 90.0:
         raise _Refused("--size must be between 5 and 90 mm to fit four markers on a page")
     for path in args.paths:
-        write_sheet(path, args.size)
+        try:
+            write_sheet(path, args.size)
+        except OSError as e:
+            raise _Refused(f"cannot write {path}: {e.strerror or e}") from None
         print(f"wrote the marker sheet ({args.size:g} mm markers) to {path}")
     return 0
 
@@ -213,4 +271,5 @@ def _markers(args: argparse.Namespace) -> int:
 
 read_dice = _guarded(_read_dice)
 read_cards = _guarded(_read_cards)
+read_board = _guarded(_read_board)
 markers = _guarded(_markers)

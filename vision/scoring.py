@@ -1,4 +1,5 @@
-"""Scoring readings against the truth: right, wrong, unknown, and false dice.
+"""Scoring readings against the truth: right, wrong, unknown, and false dice; and the same
+for the camels on a board.
 
 A reading answers for a true die when its centre lies in the die's box (grown a little) or the
 die's centre lies in the reading's box; each is used once, nearest first. A die is read right
@@ -9,9 +10,10 @@ reading with a value that answers for no die is a false die.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from vision.board import BoardReading
 from vision.dice import DieReading
 
 
@@ -120,3 +122,79 @@ def _answers(box: Sequence[float], other: Sequence[float], grow: float) -> bool:
 def _gap(box: Sequence[float], other: Sequence[float]) -> float:
     return (((box[0] + box[2]) - (other[0] + other[2])) ** 2
             + ((box[1] + box[3]) - (other[1] + other[3])) ** 2)
+
+
+@dataclass
+class BoardScore:
+    """Counts over many board frames: camels right, wrong, unknown (None where a camel
+    stands), missed (no camel read where one stands), false (read where none stands); whole
+    boards right; frames with a hand over the board, those read as boards all the same, and
+    camels read wrong on those; boards taken for a hand."""
+
+    camels: int = 0
+    right: int = 0
+    wrong: int = 0
+    unknown: int = 0
+    missed: int = 0
+    false: int = 0
+    boards: int = 0
+    whole: int = 0
+    hands: int = 0
+    hands_read: int = 0
+    wrong_on_hands: int = 0
+    taken_for_hands: int = 0
+
+    def add(self, other: BoardScore) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+    def share(self, count: int) -> float:
+        return count / self.camels if self.camels else 0.0
+
+    def summary(self) -> str:
+        boards = self.whole / self.boards if self.boards else 0.0
+        return (f"{self.camels} camels on {self.boards} boards: right {self.share(self.right):.2%}"
+                f", wrong {self.share(self.wrong):.2%}, unknown {self.share(self.unknown):.2%}, "
+                f"missed {self.share(self.missed):.2%}, false camels {self.false}; whole boards "
+                f"right {boards:.1%}; hand frames {self.hands}: read as a board "
+                f"{self.hands_read} (camels wrong on them: {self.wrong_on_hands}); boards "
+                f"taken for a hand {self.taken_for_hands}")
+
+
+def score_board(truth: Mapping[int, Sequence[str]], hand: bool, reading: BoardReading
+                ) -> BoardScore:
+    """How `reading` of one frame fares against its truth: the camels on each space, bottom
+    to top, and whether a hand is over the board."""
+    if hand:
+        result = BoardScore(hands=1)
+        if not reading.hand:
+            result.hands_read = 1
+            result.wrong_on_hands = _board_counts(truth, reading).wrong
+        return result
+    if reading.hand:
+        camels = sum(len(pile) for pile in truth.values())
+        return BoardScore(camels=camels, missed=camels, boards=1, taken_for_hands=1)
+    result = _board_counts(truth, reading)
+    result.boards = 1
+    result.whole = int(result.right == result.camels and result.false == 0)
+    return result
+
+
+def _board_counts(truth: Mapping[int, Sequence[str]], reading: BoardReading) -> BoardScore:
+    read = {stack.space: stack.camels for stack in reading.stacks}
+    result = BoardScore()
+    for space, pile in truth.items():
+        seen = read.get(space, ())
+        for level, camel in enumerate(pile):
+            result.camels += 1
+            if level >= len(seen):
+                result.missed += 1
+            elif seen[level] is None:
+                result.unknown += 1
+            elif seen[level] == camel:
+                result.right += 1
+            else:
+                result.wrong += 1
+        result.false += max(0, len(seen) - len(pile))
+    result.false += sum(len(seen) for space, seen in read.items() if space not in truth)
+    return result

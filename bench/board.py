@@ -1,0 +1,90 @@
+"""How well and how fast the board reader works: prints figures, asserts nothing.
+
+Run: .venv/bin/python bench/board.py [--tables N] [--frames K] [--first SESSION]
+
+Rendered board tables from vision.synth_board.VALIDATION_SESSIONS on (nothing was tuned on
+them; `--first` reads other tables, e.g. the tuning tables from 600,000), both editions in
+turn and the six lights two tables each, seen from 25 to 55 degrees off vertical at 1280x720.
+Each table is calibrated as at set-up (markers, then one frame of every camel alone on its own
+space); then K frames of camels in stacks, with desert tiles, coins, cards, the pyramid, and a
+hand over the board in about one frame in five. Prints the share of camels right, wrong,
+unknown, missed and false, whole boards right, hand frames read as boards (and camels wrong on
+them), by edition and by light, and the time of a read per frame on one core (the fastest of
+three runs of each frame, the median over the frames).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+# run as a script, this file's folder comes first on the path and its name would hide the
+# vision package: look in the repository instead
+REPO = Path(__file__).resolve().parent.parent
+sys.path[0] = str(REPO)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.board import BoardReader, learn_camels  # noqa: E402
+from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
+from vision.camels import camel_set  # noqa: E402
+from vision.scoring import BoardScore, score_board  # noqa: E402
+from vision.synth_board import VALIDATION_SESSIONS, board_session  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=60)
+    parser.add_argument("--frames", type=int, default=5)
+    parser.add_argument("--first", type=int, default=VALIDATION_SESSIONS)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    total = BoardScore()
+    by_game: dict[str, BoardScore] = defaultdict(BoardScore)
+    by_light: dict[str, BoardScore] = defaultdict(BoardScore)
+    refused, times = [], []
+    for session in range(args.first, args.first + args.tables):
+        table = board_session(session)
+        camels = camel_set(table.game)
+        try:
+            found = calibrate_table(table.setup.image, table.table.layout)
+            colours = learn_camels(table.setup.image, found, table.table.track, camels)
+        except CalibrationError as e:
+            refused.append(f"{session} ({table.game}, {table.light.name}): {e}")
+            continue
+        reader = BoardReader(found, table.table.track, colours, camels, table.setup.image)
+        for _ in range(args.frames):
+            frame = table.frame()
+            runs = []
+            for _ in range(3):
+                start = time.perf_counter()
+                reading = reader.read(frame.image)
+                runs.append(time.perf_counter() - start)
+            times.append(min(runs))
+            result = score_board(frame.stacks, frame.hand, reading)
+            for score in (total, by_game[table.game], by_light[table.light.name]):
+                score.add(result)
+    print(f"board tables {args.first:,}-{args.first + args.tables - 1:,}, {args.frames} frames "
+          f"each, 1280x720" + (" (VALIDATION: never tuned on)"
+                               if args.first >= VALIDATION_SESSIONS else " (not validation)"))
+    print(f"  all: {total.summary()}")
+    for name, score in sorted(by_game.items()):
+        print(f"  {name}: {score.summary()}")
+    for name, score in sorted(by_light.items()):
+        print(f"  {name} light: {score.summary()}")
+    print(f"  set-up refused on {len(refused)} of {args.tables} tables")
+    for line in refused:
+        print(f"    {line}")
+    print(f"  a read: median {1000 * float(np.median(times)):.1f} ms, 90th percentile "
+          f"{1000 * float(np.percentile(times, 90)):.1f} ms per frame, one core")
+
+
+if __name__ == "__main__":
+    main()

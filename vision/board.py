@@ -1,0 +1,511 @@
+"""The board reader: which camels stand on each track space, bottom to top, from one frame.
+
+On a calibrated table the reader knows where every space is and where the camera stands, and
+`[vision.board]` gives a camel's size, so it can draw any board it imagines as the camera
+would see it: each camel a box on its space, stacks hiding what stands behind them, and the
+board round them as the set-up frame showed it. It reads a frame by looking for the board,
+among those it can imagine, that the frame's colours fit best: each pixel costs how far its
+colour lies from the colour of what the imagined board puts there (a camel's, learned from the
+set-up frame where each camel stands alone; or the bare board's, that frame itself). It starts
+from an empty board and moves one camel at a time to wherever the fit improves most (off the
+board included), then swaps camels pairwise, until no move improves it. Each camel is on the
+board once, so a tile or card of a camel's colour cannot take a camel away from where it is
+plainly seen.
+
+A camel the drawn board leaves almost wholly hidden (behind a nearer stack, under the camels
+above it) is reported as None at its height, as is one whose pixels another camel's colour
+would fit nearly as well: the reader says it cannot tell rather than guess.
+
+A hand over the board is told by what the frame shows that the set-up frame did not, away from
+every camel, over more of the board than a tile or a card covers; such a frame is not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import CalibrationError, TableCalibration, cheapest_assignment
+from vision.camels import CamelSet
+from vision.colours import colour_distance, colour_feature
+from vision.table import TRACK_SPACES, BoardLayout
+from vision.track_view import SHIFT, TrackView
+
+#: the frame is read at this share of its size: a camel is still tens of pixels
+_SCALE = 1.0
+#: one pixel costs at most this (colour_distance units): a glint or a speck weighs no more
+_CLIP = 4.0
+#: how much more a camel's brightness varies than one face's: its faces turn to the light
+#: differently from space to space
+_SHADING = 1.5
+#: the core of a camel's outline, this many mm in from its sides, is surely the camel; the
+#: rest of its outline may be the board (a camel set down askew) and costs whichever is less
+_CORE = 4.0
+#: what leaving a camel off the board costs: a camel is placed where the frame shows it at
+#: least this much better than the bare board
+_ABSENT = 100.0
+#: a space is looked at for camels where one alone would fit the frame better than the bare
+#: board by this much
+_EVIDENCE = 30.0
+#: a pixel this far from the bare board's colour there (colour_distance units) shows
+#: something else
+_OTHER = 2.0
+#: a space whose square shows something else over this share of where no camel would
+#: stand holds a tile (or a card, a hand), and no camel
+_TILE = 0.2
+#: a camel standing alone on a space at set-up differs at least this much (colour_distance
+#: units) from the board round it, on its side or its back
+_STANDS_OUT = 1.2
+#: how far (mm) a camel may stand off its space's middle, as hands set camels down, and how
+#: much of its height its head may rise above its back
+_ASKEW = 5.0
+_HEAD = 0.4
+#: a camel showing fewer core pixels than this is hidden: None at its height
+_SEEN = 6
+#: a camel is 63 % sure when the frame fits this much worse (in colour_distance units summed
+#: over pixels) with it swapped for any other camel, moved anywhere else, or taken off
+_SURE = 20.0
+#: a pixel whose colour differs from the set-up frame's by this share of the light there, in
+#: a channel, shows something new (skin is near the colour of a sandy board)
+_HAND_CHANGE = 0.15
+#: a hand covers at least this many spaces' worth of the board, and its arm as much again
+#: beyond the board
+_HAND_SPACES = (0.5, 0.5)
+#: the fit stops after this many rounds of moves even if one still improves it
+_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The camels on one space (1-16), bottom to top; None for a camel the reader knows is
+    there but cannot see (hidden behind a nearer stack) or cannot tell; and how sure it is."""
+
+    space: int
+    camels: tuple[str | None, ...]
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"space": self.space, "camels": list(self.camels),
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """What one frame shows of the board: its stacks by space (empty spaces left out), or
+    only that a hand is over it."""
+
+    stacks: tuple[Stack, ...]
+    hand: bool = False
+
+    def to_json(self) -> dict:
+        if self.hand:
+            return {"hand": True}
+        return {"stacks": [s.to_json() for s in self.stacks], "hand": False}
+
+
+@dataclass(frozen=True)
+class CamelColours:
+    """What the camera sees of a table's camels under its light: each camel's colours (BGR:
+    its side facing the camera, its back), and the space each stood on in the set-up frame
+    (where that frame does not show the bare board)."""
+
+    camels: Mapping[str, tuple[tuple[float, float, float], ...]]
+    spaces: Mapping[str, int]
+
+
+def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
+                 camels: CamelSet) -> CamelColours:
+    """The colours of each of the game's camels, from a set-up frame with every camel
+    standing alone on its own space: the spaces whose camel's side or back stand out most
+    from the board round them hold the camels, matched to the game's colours each once,
+    nearest the nominal ones."""
+    view = TrackView(table, track, len(camels.names))
+    smooth = cv2.GaussianBlur(image, (3, 3), 0)
+    found = []
+    for space in range(1, TRACK_SPACES + 1):
+        seen = view.standing(smooth, space)
+        if seen is not None and seen[0] > _STANDS_OUT:
+            found.append((seen[0], space, seen[1]))
+    found.sort(key=lambda f: -f[0])
+    names = camels.names
+    if len(found) < len(names):
+        raise CalibrationError(f"found {len(found)} camels on the board, the game has "
+                               f"{len(names)}: could not find the {_missing(found, camels)} "
+                               "camel; stand every camel alone on its own space, in view, "
+                               "and try again")
+    seen = found[:len(names) + 2]
+    pairs = _pairs(_sides(seen), camels)
+    return CamelColours({names[c]: seen[k][2] for k, c in pairs},
+                        {names[c]: seen[k][1] for k, c in pairs})
+
+
+def _sides(found: list) -> np.ndarray:
+    """The colours (BGR) of the sides of the camels found (how much each stands out, its
+    space, its colours)."""
+    return np.array([colours[0] for _, _, colours in found], np.float64)
+
+
+def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
+    """Which of the colours `seen` (BGR) is which of the game's camels (seen, camel): as
+    many pairs as the fewer of the two, each used once, nearest the nominal colours overall
+    once the light's cast is taken out (the gains that bring the colours paired so far to
+    their nominal ones)."""
+    nominal = np.array([camels.bgr(n) for n in camels.names], np.float64)
+    gains = np.ones(3)
+    for _ in range(3):
+        cost = colour_distance(colour_feature(seen * gains)[:, None],
+                               colour_feature(nominal)[None])
+        if len(seen) <= len(nominal):
+            pairs = list(enumerate(cheapest_assignment(cost)))
+        else:
+            pairs = [(k, c) for c, k in enumerate(cheapest_assignment(cost.T))]
+        found, named = zip(*pairs, strict=True)
+        gains = np.median((nominal[list(named)] + 10.0) / (seen[list(found)] + 10.0), axis=0)
+    return pairs
+
+
+def _missing(found: list, camels: CamelSet) -> str:
+    """The colours of the camels not found: those left when the ones found are paired with
+    the game's."""
+    if not found:
+        return ", ".join(camels.names)
+    named = {c for _, c in _pairs(_sides(found), camels)}
+    return ", ".join(n for c, n in enumerate(camels.names) if c not in named)
+
+
+class BoardReader:
+    """Reads the stacks on a calibrated table's board, from what the set-up frame showed:
+    the camels' colours (`colours`, learned from it) and the bare board (`setup`, the frame
+    itself, with the board under its camels filled in from round them). A camel read with
+    a confidence below `threshold` is None."""
+
+    def __init__(self, table: TableCalibration, track: BoardLayout, colours: CamelColours,
+                 camels: CamelSet, setup: np.ndarray, *, threshold: float = 0.5) -> None:
+        self.view = TrackView(table, track, len(camels.names))
+        self.colours = colours
+        self.names = list(colours.camels)
+        self.threshold = threshold
+        self._camel_costs = _camel_costs([colours.camels[name] for name in self.names])
+        under = np.zeros(setup.shape[:2], np.uint8)
+        for space in colours.spaces.values():
+            cv2.fillConvexPoly(under, self.view.camel_outline(space, 0, grow=_ASKEW,
+                                                              head=_HEAD), 1, shift=SHIFT)
+        self._under = under
+        self._bare = cv2.inpaint(cv2.GaussianBlur(setup, (3, 3), 0), under, 5,
+                                 cv2.INPAINT_TELEA)
+        self._drawing = _Drawing(self.view, len(self.names))
+        self._bare_colours = colour_feature(self._drawing.crop(self._bare).astype(np.float64))
+
+    def read(self, frame: np.ndarray) -> BoardReading:
+        """The stacks the frame shows, or that a hand is over the board."""
+        smooth = cv2.GaussianBlur(frame, (3, 3), 0)
+        costs = self._costs(self._drawing.crop(smooth))
+        found = self._fit(costs)
+        if self._hand(smooth, found):
+            return BoardReading((), hand=True)
+        return BoardReading(self._stacks(found, costs))
+
+    def _costs(self, crop: np.ndarray) -> np.ndarray:
+        """What each pixel costs as each thing the drawing may put there: camel k (k < n),
+        the rim of camel k's outline (n + k: its own colour or the board's, whichever is
+        less), the bare board (2n)."""
+        n = len(self.names)
+        costs = np.empty((2 * n + 1, *crop.shape[:2]), np.float32)
+        costs[:n] = np.moveaxis(self._camel_costs[_bins(crop)], -1, 0)
+        costs[2 * n] = np.minimum(colour_distance(colour_feature(crop), self._bare_colours),
+                                  _CLIP)
+        costs[n:2 * n] = np.minimum(costs[:n], costs[2 * n])
+        return costs
+
+    def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
+        """The stacks (space: camels bottom to top, by index) the frame's colours fit best:
+        from an empty board, each camel in turn moved to where the fit improves most (off
+        the board included), then camels swapped pairwise, round after round."""
+        drawing = self._drawing
+        candidates = drawing.candidates(costs) - drawing.covered(costs)
+
+        def change(stacks: dict[int, list[int]], option: dict[int, list[int]]) -> float:
+            placed = sum(len(pile) for pile in option.values()) - sum(
+                len(pile) for pile in stacks.values())
+            return drawing.change(costs, stacks, option) - _ABSENT * placed
+
+        drawing.shifts.clear()
+        stacks: dict[int, list[int]] = {}
+        for _ in range(2):
+            stacks = self._improve(stacks, change, candidates)
+            for space in stacks:
+                drawing.align(costs, stacks, space)
+        return self._improve(stacks, change, candidates)
+
+    def _improve(self, stacks: dict[int, list[int]], change, candidates: set[int]
+                 ) -> dict[int, list[int]]:
+        """`stacks` improved by moving one camel at a time and swapping pairs, round after
+        round, until no move improves the fit."""
+        n = len(self.names)
+        for _ in range(_ROUNDS):
+            improved = False
+            for camel in range(n):
+                base = {s: [c for c in pile if c != camel] for s, pile in stacks.items()}
+                base = {s: pile for s, pile in base.items() if pile}
+                options = [base, *_placings(base, camel, candidates)]
+                gains = [change(stacks, option) for option in options]
+                best = int(np.argmin(gains))
+                if gains[best] < -1e-6:
+                    stacks, improved = options[best], True
+            for a in range(n):
+                for b in range(a + 1, n):
+                    option = {s: [b if c == a else a if c == b else c for c in pile]
+                              for s, pile in stacks.items()}
+                    if option != stacks and change(stacks, option) < -1e-6:
+                        stacks, improved = option, True
+            if not improved:
+                break
+        return stacks
+
+    def _stacks(self, found: dict[int, list[int]], costs: np.ndarray) -> tuple[Stack, ...]:
+        """The stacks found, each camel named when the frame shows it surely, else None: how
+        much worse the frame fits with that camel swapped for any other, or moved anywhere
+        else, or taken off."""
+        drawing, n = self._drawing, len(self.names)
+        candidates = set(found)
+        out = []
+        for space in sorted(found):
+            camels: list[str | None] = []
+            sure = []
+            for camel in found[space]:
+                others = [{s: [b if c == camel else camel if c == b else c for c in pile]
+                           for s, pile in found.items()} for b in range(n) if b != camel]
+                base = {s: [c for c in pile if c != camel] for s, pile in found.items()}
+                base = {s: pile for s, pile in base.items() if pile}
+                moved = [o for o in _placings(base, camel, candidates) if o != found]
+                worse = min([drawing.change(costs, found, o) for o in others + moved]
+                            + [drawing.change(costs, found, base) + _ABSENT])
+                confidence = 1.0 - float(np.exp(-max(0.0, worse) / _SURE))
+                sure.append(confidence)
+                camels.append(self.names[camel] if confidence >= self.threshold else None)
+            out.append(Stack(space, tuple(camels), float(min(sure))))
+        return tuple(out)
+
+    def _hand(self, smooth: np.ndarray, found: dict[int, list[int]]) -> bool:
+        """Whether a hand reaches over the board: something that was not there at set-up,
+        away from every camel found now or standing there at set-up, over part of the board
+        and reaching beyond it, as an arm does (a tile, a shadow, a card lies on the board or
+        beside it)."""
+        small = 0.25
+        now = cv2.resize(smooth, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
+        before = cv2.resize(self._bare, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
+        now, before = now.astype(np.float32), before.astype(np.float32)
+        # a camera's exposure drifts: compare the two at one overall brightness, each channel
+        # by its share of the light there (skin is near the colour of a sandy board)
+        gain = np.median(now.reshape(-1, 3), axis=0) / np.maximum(
+            np.median(before.reshape(-1, 3), axis=0), 1.0)
+        before = before * gain
+        changed = ((np.abs(now - before) / (before + 30.0)).max(axis=2)
+                   > _HAND_CHANGE).astype(np.uint8)
+        for space, pile in found.items():
+            cv2.fillConvexPoly(changed, self.view.camel_outline(
+                space, 0, grow=_ASKEW, levels=len(pile), head=_HEAD, scale=small), 0,
+                shift=SHIFT)
+        under = cv2.resize(self._under, (changed.shape[1], changed.shape[0]),
+                           interpolation=cv2.INTER_NEAREST)
+        changed &= (under == 0)
+        # specks away, then a hand's pieces joined (skin on a sandy board shows in parts)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        board = np.zeros_like(changed)
+        cv2.fillConvexPoly(board, self.view.board_outline(scale=small), 1, shift=SHIFT)
+        count, parts = cv2.connectedComponents(changed)
+        if count < 2:
+            return False
+        inside = np.bincount(parts[board > 0], minlength=count)[1:]
+        outside = np.bincount(parts[board == 0], minlength=count)[1:]
+        space = (self.view.track.space_size * small * self._drawing.pixels_per_mm / _SCALE) ** 2
+        return bool(((inside > _HAND_SPACES[0] * space) & (outside > _HAND_SPACES[1] * space))
+                    .any())
+
+
+#: colours are looked up in steps of this many levels (of 256) a channel
+_BIN = 4
+
+
+def _bins(image: np.ndarray) -> np.ndarray:
+    """Each pixel's colour's place in a table of colours in steps of _BIN."""
+    b, g, r = (image // _BIN).astype(np.intp).transpose(2, 0, 1)
+    side = 256 // _BIN
+    return (b * side + g) * side + r
+
+
+def _camel_costs(camels: list[tuple[tuple[float, float, float], ...]]) -> np.ndarray:
+    """For every colour (in steps of _BIN), what a pixel of it costs as each camel: its
+    distance to the nearest of the camel's colours, shading allowed for, at most _CLIP. A
+    table made once, so a frame costs one look-up a pixel."""
+    levels = np.arange(256 // _BIN) * _BIN + _BIN / 2
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    colours = colour_feature(np.stack([b, g, r], axis=-1).reshape(-1, 3)).astype(np.float32)
+    table = np.empty((len(colours), len(camels)), np.float32)
+    for k, refs in enumerate(camels):
+        features = colour_feature(np.array(refs, np.float64)).astype(np.float32)
+        near = colour_distance(colours[:, None], features[None], shading=_SHADING).min(axis=1)
+        table[:, k] = np.minimum(near, _CLIP)
+    return table
+
+
+def _placings(stacks: dict[int, list[int]], camel: int, spaces: set[int]
+              ) -> list[dict[int, list[int]]]:
+    """`stacks` with `camel` put in every place on the `spaces` and the stacks there."""
+    options = []
+    for space in sorted(set(stacks) | spaces):
+        pile = stacks.get(space, [])
+        for k in range(len(pile) + 1):
+            option = dict(stacks)
+            option[space] = [*pile[:k], camel, *pile[k:]]
+            options.append(option)
+    return options
+
+
+class _Drawing:
+    """Boards imagined as the camera would see them, at _SCALE, over the part of the frame
+    the track and its tallest stacks can cover: which camel (or the board) each pixel
+    shows."""
+
+    def __init__(self, view: TrackView, n: int) -> None:
+        self.view = view
+        self.n = n
+        x, y, w, h = cv2.boundingRect(view.board_outline(
+            scale=_SCALE, height=(n - 1) * view.track.stack_step + view.track.camel[2]
+        ).reshape(-1, 2) >> SHIFT)
+        fw, fh = view.table.image_size
+        self.box = (max(0, x), max(0, y), min(int(fw * _SCALE), x + w + 1),
+                    min(int(fh * _SCALE), y + h + 1))
+        offset = np.array(self.box[:2]) << SHIFT
+        self.outlines = {
+            (space, level): (view.camel_outline(space, level, scale=_SCALE) - offset,
+                             view.camel_outline(space, level, grow=-_CORE, scale=_SCALE)
+                             - offset)
+            for space in range(1, TRACK_SPACES + 1) for level in range(n)}
+        self.far_first = sorted(range(1, TRACK_SPACES + 1), key=lambda s: -view.distance(s))
+        self.aprons = {space: self._apron(space, offset) for space in range(1, TRACK_SPACES + 1)}
+        #: how far each stack is shifted in the image from its space's middle (SHIFT units)
+        self.shifts: dict[int, np.ndarray] = {}
+        self.boxes = {}
+        for key, (whole, _) in self.outlines.items():
+            x, y, w, h = cv2.boundingRect(whole.reshape(-1, 2) >> SHIFT)
+            self.boxes[key] = (max(0, x), max(0, y), x + w + 2, y + h + 2)
+        self.cores = {}
+        for key, (_, core) in self.outlines.items():
+            mask = np.zeros((self.box[3] - self.box[1], self.box[2] - self.box[0]), np.uint8)
+            cv2.fillConvexPoly(mask, core, 1, shift=SHIFT)
+            self.cores[key] = np.flatnonzero(mask)
+        x0, y0, x1, y1 = view.extent()
+        self.pixels_per_mm = float(np.sqrt(cv2.contourArea(
+            view.board_outline().astype(np.float32)) / (1 << 2 * SHIFT)
+            / ((x1 - x0) * (y1 - y0)))) * _SCALE
+
+    def _apron(self, space: int, offset: np.ndarray) -> np.ndarray:
+        """The part of `space`'s square that no camel standing there covers in the image
+        (camels askew, heads and all, as tall a stack as there can be)."""
+        x0, y0, x1, y1 = self.box
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, self.view.space_outline(space, 0.8, scale=_SCALE) - offset, 1,
+                           shift=SHIFT)
+        cv2.fillConvexPoly(mask, self.view.camel_outline(space, 0, grow=_ASKEW, levels=self.n,
+                                                         head=_HEAD, scale=_SCALE) - offset,
+                           0, shift=SHIFT)
+        return mask > 0
+
+    def covered(self, costs: np.ndarray) -> set[int]:
+        """The spaces whose square shows something other than the bare board round where
+        camels would stand: a desert tile (no camel ends its move on one), a card, a hand."""
+        board = costs[2 * self.n]
+        return {space for space, apron in self.aprons.items()
+                if apron.any() and (board[apron] > _OTHER).mean() > _TILE}
+
+    def crop(self, image: np.ndarray) -> np.ndarray:
+        """The part of `image` (a full frame) the drawing covers, at its scale."""
+        x0, y0, x1, y1 = self.box
+        small = cv2.resize(image, None, fx=_SCALE, fy=_SCALE, interpolation=cv2.INTER_AREA)
+        return small[y0:y1, x0:x1]
+
+    def draw(self, stacks: Mapping[int, list[int]],
+             region: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """Which camel each pixel of `region` (x0, y0, x1, y1; default: all) shows (k), the
+        rim of its outline (n + k), or the board (2n): far stacks first, each from the
+        bottom up, so nearer and higher camels hide what is behind them."""
+        x0, y0, x1, y1 = region or (0, 0, self.box[2] - self.box[0], self.box[3] - self.box[1])
+        label = np.full((y1 - y0, x1 - x0), 2 * self.n, np.uint8)
+        corner = np.array([x0, y0]) << SHIFT
+        for space in self.far_first:
+            pile = stacks.get(space, ())
+            if not pile:
+                continue
+            bx0, by0, bx1, by1 = self._extent(space, len(pile))
+            if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0:
+                continue
+            offset = corner - self.shifts.get(space, 0)
+            for level, camel in enumerate(pile):
+                whole, core = self.outlines[space, level]
+                cv2.fillConvexPoly(label, whole - offset, self.n + camel, shift=SHIFT)
+                cv2.fillConvexPoly(label, core - offset, camel, shift=SHIFT)
+        return label
+
+    def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
+               option: Mapping[int, list[int]]) -> float:
+        """How much more the frame's pixels cost as `option` would show them than as
+        `stacks` would: drawn only where the stacks that differ stand, with whatever stands
+        in front of or behind them there."""
+        changed = [s for s in set(stacks) | set(option) if stacks.get(s) != option.get(s)]
+        boxes = [self._extent(s, len(pile)) for s in changed
+                 for pile in (stacks.get(s), option.get(s)) if pile]
+        if not boxes:
+            return 0.0
+        region = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return self._cost(costs, option, region) - self._cost(costs, stacks, region)
+
+    def _cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
+              region: tuple[int, int, int, int]) -> float:
+        x0, y0, x1, y1 = region
+        label = self.draw(stacks, region)
+        part = costs[:, y0:y1, x0:x1]
+        return float(np.take_along_axis(part, label[None].astype(np.intp), 0).sum())
+
+    def _extent(self, space: int, count: int) -> tuple[int, int, int, int]:
+        """The pixels a stack of `count` camels on `space` may cover (x0, y0, x1, y1), as
+        it is shifted now."""
+        boxes = [self.boxes[space, level] for level in range(count)]
+        dx, dy = np.asarray(self.shifts.get(space, (0, 0))) >> SHIFT
+        return (max(0, min(b[0] for b in boxes) + dx - 1),
+                max(0, min(b[1] for b in boxes) + dy - 1),
+                max(b[2] for b in boxes) + dx + 1, max(b[3] for b in boxes) + dy + 1)
+
+    def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int) -> None:
+        """Shift the stack on `space` in the image to where the frame fits it best: a stack
+        stands a little off its space's middle, as hands set it down (_ASKEW)."""
+        reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
+        self.shifts[space] = np.zeros(2, np.int64)
+        x0, y0, x1, y1 = self._extent(space, len(stacks[space]))
+        region = (max(0, x0 - reach), max(0, y0 - reach), min(costs.shape[2], x1 + reach),
+                  min(costs.shape[1], y1 + reach))
+        best = (np.inf, self.shifts[space])
+        for step in (max(1, reach // 2), 1):
+            centre = best[1]
+            for dx in range(-2 * step, 2 * step + 1, step):
+                for dy in range(-2 * step, 2 * step + 1, step):
+                    shift = centre + (np.array([dx, dy]) << SHIFT)
+                    if (np.abs(shift >> SHIFT) > reach).any():
+                        continue
+                    self.shifts[space] = shift
+                    value = self._cost(costs, stacks, region)
+                    if value < best[0]:
+                        best = (value, shift)
+        self.shifts[space] = best[1]
+
+    def candidates(self, costs: np.ndarray) -> set[int]:
+        """The spaces where some camel, at some height, would fit the frame better than the
+        bare board, by _EVIDENCE at least."""
+        gain = (costs[:self.n] - costs[2 * self.n]).reshape(self.n, -1)
+        return {space for (space, _), core in self.cores.items()
+                if (gain[:, core].sum(axis=1) < -_EVIDENCE).any()}

@@ -234,10 +234,9 @@ class BoardReader:
 
         drawing.shifts.clear()
         stacks: dict[int, list[int]] = {}
-        for _ in range(2):
-            stacks = self._improve(stacks, change, candidates)
-            for space in stacks:
-                drawing.align(costs, stacks, space)
+        stacks = self._improve(stacks, change, candidates)
+        for space in stacks:
+            drawing.align(costs, stacks, space)
         return self._improve(stacks, change, candidates)
 
     def _improve(self, stacks: dict[int, list[int]], change, candidates: set[int]
@@ -394,6 +393,15 @@ class _Drawing:
         for key, (whole, _) in self.outlines.items():
             x, y, w, h = cv2.boundingRect(whole.reshape(-1, 2) >> SHIFT)
             self.boxes[key] = (max(0, x), max(0, y), x + w + 2, y + h + 2)
+        self.extents = {}
+        for space in range(1, TRACK_SPACES + 1):
+            for count in range(1, n + 1):
+                boxes = [self.boxes[space, level] for level in range(count)]
+                self.extents[space, count] = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                              max(b[2] for b in boxes), max(b[3] for b in boxes))
+        #: each pixel's place in the drawing, row by row
+        self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0])
+                                ).reshape(self.box[3] - self.box[1], self.box[2] - self.box[0])
         self.cores = {}
         for key, (_, core) in self.outlines.items():
             mask = np.zeros((self.box[3] - self.box[1], self.box[2] - self.box[0]), np.uint8)
@@ -468,18 +476,19 @@ class _Drawing:
     def _cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
               region: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = region
-        label = self.draw(stacks, region)
-        part = costs[:, y0:y1, x0:x1]
-        return float(np.take_along_axis(part, label[None].astype(np.intp), 0).sum())
+        label = self.draw(stacks, region).astype(np.intp)
+        label *= self.pixels.size
+        label += self.pixels[y0:y1, x0:x1]
+        return float(costs.ravel().take(label).sum())
 
     def _extent(self, space: int, count: int) -> tuple[int, int, int, int]:
         """The pixels a stack of `count` camels on `space` may cover (x0, y0, x1, y1), as
         it is shifted now."""
-        boxes = [self.boxes[space, level] for level in range(count)]
-        dx, dy = np.asarray(self.shifts.get(space, (0, 0))) >> SHIFT
-        return (max(0, min(b[0] for b in boxes) + dx - 1),
-                max(0, min(b[1] for b in boxes) + dy - 1),
-                max(b[2] for b in boxes) + dx + 1, max(b[3] for b in boxes) + dy + 1)
+        x0, y0, x1, y1 = self.extents[space, count]
+        if space not in self.shifts:
+            return x0, y0, x1, y1
+        dx, dy = (int(v) >> SHIFT for v in self.shifts[space])
+        return max(0, x0 + dx - 1), max(0, y0 + dy - 1), x1 + dx + 1, y1 + dy + 1
 
     def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int) -> None:
         """Shift the stack on `space` in the image to where the frame fits it best: a stack

@@ -425,11 +425,12 @@ class _Drawing:
         return mask > 0
 
     def covered(self, costs: np.ndarray) -> set[int]:
-        """The spaces whose square shows something other than the bare board round where
-        camels would stand: a desert tile (no camel ends its move on one), a card, a hand."""
-        board = costs[2 * self.n]
+        """The spaces whose square shows, round where camels would stand, something that is
+        neither the bare board nor of a camel's colour (a stack set down askew shows a camel
+        there): a desert tile (no camel ends its move on one), a card, a hand."""
+        other = (costs[2 * self.n] > _OTHER) & (costs[:self.n].min(axis=0) > _OTHER)
         return {space for space, apron in self.aprons.items()
-                if apron.any() and (board[apron] > _OTHER).mean() > _TILE}
+                if apron.any() and other[apron].mean() > _TILE}
 
     def crop(self, image: np.ndarray) -> np.ndarray:
         """The part of `image` (a full frame) the drawing covers, at its scale."""

@@ -6,6 +6,11 @@ table says `throw("blue")` when a die falls out of the pyramid and `clear()` whe
 dice go back; the stage films the die tumbling in and coming to rest, hands passing now and
 then, the dice picked up. It knows nothing of the rules: it throws whichever die it is told.
 
+The other games have stages of their own with the same film: `CardStage` lays Camel Up Cards'
+racing cards face up in the reveal zone (`lay("blue", 1)`) for the card reader, and
+`ColourDiceStage` throws The Last Camel's two colour dice together (`throw()`) for the colour
+dice reader; `stage_for(game)` picks the one a game is played on.
+
 Now and then (`hard_share` of the throws) the light drops, as at a real table when a cloud
 passes or someone leans over the lamp, and stays low until the leg's dice are picked up: the
 reader may be unsure of the dice that land in it, and the table then asks a person. Which
@@ -18,14 +23,18 @@ import math
 import threading
 from collections import deque
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from vision.calibrate import calibrate_table, learn_colours
+from vision.cards import CAMEL_COLOURS, CardReader, learn_card_colours
+from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.dice import DiceReader
-from vision.dicesets import DieSpec
-from vision.settle import Settler
+from vision.dicesets import LAST_CAMEL, DieSpec
+from vision.settle import CARD_REACH, Settler
 from vision.sources import Frame, FrameSource
+from vision.spec import CARD_MM
 from vision.synth import (
     DiePose,
     Hand,
@@ -40,6 +49,11 @@ from vision.synth import (
     render,
     throw_path,
 )
+from vision.synth_cards import CardPose, card_calibration_frame, dressed_table
+from vision.synth_colour_dice import ColourDiePose, colour_dice_table
+from vision.synth_colour_dice import calibration_frame as colour_calibration_frame
+
+CARDS_GAME = "camelup-cards"
 
 
 @dataclass(frozen=True)
@@ -53,10 +67,27 @@ class Thrown:
 
 
 @dataclass(frozen=True)
-class _Shot:
-    """One frame to film: what lies on the table and what moves over it."""
+class Laid:
+    """What a racing card laid in the reveal zone truly shows."""
 
-    dice: tuple[DiePose, ...]
+    camel: str
+    value: int
+    dim: bool
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """The faces The Last Camel's two dice truly show once thrown."""
+
+    faces: tuple[str, str]
+    dim: bool
+
+
+@dataclass(frozen=True)
+class _Shot:
+    """One frame to film: what lies on the table (dice or cards) and what moves over it."""
+
+    dice: tuple[Any, ...]
     hands: tuple[Hand, ...] = ()
     moving: tuple[tuple[float, float], ...] = ()
     dim: bool = False
@@ -76,12 +107,12 @@ class Stage(FrameSource):
         """Decides what happens (where a die lands, which face): the same cues, the same dice."""
         self._noise = np.random.default_rng(seed + 1)
         """Decides each frame's grain and the idle hands, however many frames are read."""
-        self.table: Table = random_table(seed, game, size=size, jitter=False)
+        self.table: Table = self._table(seed, size)
         self.light: Light = random_light(self._rng, light)
         self._dim_light = replace(random_light(self._rng, "dim"),
                                   strength=self.light.strength * 0.38)
         self._dim = False
-        self._resting: list[DiePose] = []
+        self._resting: list[Any] = []
         self._film: deque[_Shot] = deque()
         self._filmed = threading.Event()
         self._filmed.set()
@@ -89,9 +120,12 @@ class Stage(FrameSource):
         self._count = 0
         self._closed = False
         self.last: RenderedFrame | None = None
-        self._reader: DiceReader | None = None
-        self.thrown: list[Thrown] = []
-        """Every die thrown, as it truly lies, in order."""
+        self._reader: Any = None
+        self.thrown: list[Any] = []
+        """Every die thrown (a card laid, a pair of dice thrown), as it truly lies, in order."""
+
+    def _table(self, seed: int, size: tuple[int, int]) -> Table:
+        return random_table(seed, self.game, size=size, jitter=False)
 
     def settler(self) -> Settler:
         """A fresh settler reading this stage's dice, calibrated as a table is at set-up (the
@@ -115,7 +149,7 @@ class Stage(FrameSource):
         if spec is None:
             raise ValueError(f"{self.game} has no {colour} die")
         with self._lock:
-            self._dim = self._dim or bool(self._rng.random() < self.hard_share)
+            self._dims()
             final = self._place(spec)
             path = throw_path(self._rng, self.table.layout, final, steps=10)
             still = tuple(self._resting)
@@ -123,18 +157,27 @@ class Stage(FrameSource):
                 self._film.append(_Shot((*still, pose), moving=((0.0, 0.0),) * len(still)
                                         + (motion,), dim=self._dim))
             self._resting.append(final)
-            for _ in range(12):
-                self._film.append(_Shot(tuple(self._resting), dim=self._dim))
-            self._filmed.clear()
+            self._film_still()
             self.thrown.append(Thrown(colour, final.value, final.numeral, self._dim))
             return self.thrown[-1]
+
+    def _film_still(self) -> None:
+        """What lies in the zone now, still for a while: the settler's cue to read it."""
+        for _ in range(12):
+            self._film.append(_Shot(tuple(self._resting), dim=self._dim))
+        self._filmed.clear()
+
+    def _dims(self) -> bool:
+        """Whether the light drops with this throw (and stays low until the zone is cleared)."""
+        self._dim = self._dim or bool(self._rng.random() < self.hard_share)
+        return self._dim
 
     def clear(self) -> None:
         """Film every die lying in the roll zone being picked up, one after another."""
         with self._lock:
             while self._resting:
                 gone = self._resting.pop()
-                hand = hand_near(self._rng, self.table, gone)
+                hand = self._hand_at(gone)
                 for _ in range(3):
                     self._film.append(_Shot((*self._resting, gone), hands=(hand,),
                                             dim=self._dim))
@@ -156,16 +199,22 @@ class Stage(FrameSource):
             shot = self._film.popleft() if self._film else self._idle()
             if not self._film:
                 self._filmed.set()
-            self.last = render(self.table, shot.dice,
-                               self._dim_light if shot.dim else self.light, rng=self._noise,
-                               hands=shot.hands, moving=shot.moving,
-                               noise=5.0 if shot.dim else 2.5, jpeg=85)
+            self.last = self._render(shot)
             self._count += 1
             return Frame(self.last.image, (self._count - 1) / self.fps, self._count - 1)
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
+
+    def _render(self, shot: _Shot) -> RenderedFrame:
+        return render(self.table, shot.dice, self._dim_light if shot.dim else self.light,
+                      rng=self._noise, hands=shot.hands, moving=shot.moving,
+                      noise=5.0 if shot.dim else 2.5, jpeg=85)
+
+    def _hand_at(self, thing: Any) -> Hand:
+        """A hand reaching for a die (a card) lying in the zone."""
+        return hand_near(self._rng, self.table, thing)
 
     def _idle(self) -> _Shot:
         """A frame with nothing happening; now and then a hand starts to pass over the table."""
@@ -178,12 +227,149 @@ class Stage(FrameSource):
 
     def _place(self, spec: DieSpec) -> DiePose:
         """Where a die comes to rest: in the roll zone, clear of the dice lying there."""
+        x, y = self._spot()
+        return DiePose(spec, x, y, self._rng.uniform(0, 2 * math.pi),
+                       int(self._rng.integers(0, 6)), int(self._rng.integers(0, 4)))
+
+    def _spot(self, apart: float = 1.6) -> tuple[float, float]:
+        """A place in the roll zone at least `apart` dice from the dice lying there."""
         x0, y0, x1, y1 = self.table.layout.roll_zone
         s = self.table.layout.die_size
         for _ in range(400):
             x = self._rng.uniform(x0 + s, x1 - s)
             y = self._rng.uniform(y0 + s, y1 - s)
-            if all(math.hypot(x - p.x, y - p.y) > s * 1.6 for p in self._resting):
+            if all(math.hypot(x - p.x, y - p.y) > s * apart for p in self._resting):
                 break
-        return DiePose(spec, x, y, self._rng.uniform(0, 2 * math.pi),
-                       int(self._rng.integers(0, 6)), int(self._rng.integers(0, 4)))
+        return x, y
+
+
+class ColourDiceStage(Stage):
+    """The Last Camel's table: its two colour dice thrown together on cue, read by the colour
+    dice reader. `throw()` films both tumbling in; `clear()` picks them up."""
+
+    def __init__(self, game: str = LAST_CAMEL.game, **options: Any) -> None:
+        super().__init__(game, **options)
+
+    def _table(self, seed: int, size: tuple[int, int]) -> Table:
+        return colour_dice_table(seed, size=size, jitter=False)
+
+    def settler(self) -> Settler:
+        if self._reader is None:
+            table = calibrate_table(self.read().image, self.table.layout)
+            colours = learn_face_colours(self.calibration_frame().image, LAST_CAMEL,
+                                         table=table)
+            self._reader = ColourDiceReader(LAST_CAMEL, colours, table=table)
+        return Settler(self._reader, zone=self._reader.table.zone)
+
+    def calibration_frame(self) -> RenderedFrame:
+        return colour_calibration_frame(self.table, self.light,
+                                        int(self._rng.integers(0, 2 ** 31)))
+
+    def throw(self, colour: str | None = None) -> Rolled:  # type: ignore[override]
+        """Film the two dice thrown together into the roll zone, any faces up."""
+        with self._lock:
+            self._dims()
+            finals = []
+            for _ in range(LAST_CAMEL.count):
+                x, y = self._spot(apart=3.0)
+                finals.append(ColourDiePose(LAST_CAMEL, x, y, self._rng.uniform(0, 2 * math.pi),
+                                            int(self._rng.integers(0, 6)),
+                                            int(self._rng.integers(0, 4))))
+                self._resting.append(finals[-1])
+            del self._resting[-len(finals):]
+            paths = [throw_path(self._rng, self.table.layout, final, steps=10)
+                     for final in finals]
+            still = tuple(self._resting)
+            for step in zip(*paths, strict=True):
+                self._film.append(_Shot((*still, *(pose for pose, _ in step)),
+                                        moving=((0.0, 0.0),) * len(still)
+                                        + tuple(motion for _, motion in step), dim=self._dim))
+            self._resting += finals
+            self._film_still()
+            faces = (finals[0].face.name, finals[1].face.name)
+            self.thrown.append(Rolled(faces, self._dim))
+            return self.thrown[-1]
+
+
+class CardStage(Stage):
+    """Camel Up Cards' table: racing cards laid face up in the reveal zone on cue, some on the
+    pile of those before, read by the card reader. `lay(camel, value)` films a hand laying
+    one; `clear()` gathers them up, top first."""
+
+    pile = 0.5
+    """The chance that a card is laid on the one before, as on the revealed cards' pile."""
+
+    def __init__(self, game: str = CARDS_GAME, **options: Any) -> None:
+        super().__init__(game, **options)
+        self._dressed: dict[tuple[Any, ...], Table] = {}
+
+    def _table(self, seed: int, size: tuple[int, int]) -> Table:
+        return random_table(seed, size=size, jitter=False)
+
+    def settler(self) -> Settler:
+        if self._reader is None:
+            table = calibrate_table(self.read().image, self.table.layout)
+            colours = learn_card_colours(self.calibration_frame().image, table=table)
+            self._reader = CardReader(colours, table=table)
+        return Settler(self._reader, zone=self._reader.table.zone, reach=CARD_REACH)
+
+    def calibration_frame(self) -> Any:
+        return card_calibration_frame(self.table, self.light,
+                                      int(self._rng.integers(0, 2 ** 31)))
+
+    def throw(self, colour: str) -> Thrown:
+        raise ValueError("Camel Up Cards has no dice: its racing cards are laid")
+
+    def lay(self, camel: str, value: int) -> Laid:
+        """Film a hand laying the racing card `camel` +`value` face up in the reveal zone."""
+        if camel not in CAMEL_COLOURS.references:
+            raise ValueError(f"Camel Up Cards has no {camel} camel")
+        with self._lock:
+            self._dims()
+            card = self._place_card(camel, value)
+            hand = self._hand_at(card)
+            for _ in range(3):
+                self._film.append(_Shot(tuple(self._resting), hands=(hand,), dim=self._dim))
+            self._resting.append(card)
+            for _ in range(3):
+                self._film.append(_Shot(tuple(self._resting), hands=(hand,), dim=self._dim))
+            self._film_still()
+            self.thrown.append(Laid(camel, value, self._dim))
+            return self.thrown[-1]
+
+    def _place_card(self, camel: str, value: int) -> CardPose:
+        """Where a card is laid: on the pile now and then, else apart from the cards lying
+        there where there is room, else on the pile."""
+        x0, y0, x1, y1 = self.table.layout.roll_zone
+        reach = CARD_MM[1] / 2
+        gain = tuple(float(g) for g in self._rng.uniform(0.92, 1.08, 3))
+        yaw = self._rng.uniform(0, 2 * math.pi)
+        if not self._resting or self._rng.random() >= self.pile:
+            for _ in range(100):
+                x, y = self._rng.uniform(x0 + 30, x1 - 30), self._rng.uniform(y0 + 30, y1 - 30)
+                if all(math.dist((x, y), (c.x, c.y)) > 2 * reach for c in self._resting):
+                    return CardPose(camel, value, x, y, yaw, gain)
+        below = self._resting[-1] if self._resting else None
+        x = (below.x if below else (x0 + x1) / 2) + self._rng.normal(0, 12)
+        y = (below.y if below else (y0 + y1) / 2) + self._rng.normal(0, 12)
+        return CardPose(camel, value, float(np.clip(x, x0 + 20, x1 - 20)),
+                        float(np.clip(y, y0 + 20, y1 - 20)), yaw, gain)
+
+    def _render(self, shot: _Shot) -> RenderedFrame:
+        light = self._dim_light if shot.dim else self.light
+        key = (shot.dice, light)
+        if key not in self._dressed:
+            # a card lies still for many frames: its painted table (and its light) is kept
+            self._dressed = {key: dressed_table(self.table, shot.dice, light)}
+        return render(self._dressed[key], (), light, rng=self._noise, hands=shot.hands,
+                      noise=5.0 if shot.dim else 2.5, jpeg=85)
+
+
+def stage_for(game: str, **options: Any) -> Stage:
+    """The rendered table `game` is played on: its dice, its racing cards or its colour
+    dice, each filmed for the game's own reader."""
+    if game == CARDS_GAME:
+        return CardStage(**options)
+    if game == LAST_CAMEL.game:
+        return ColourDiceStage(**options)
+    return Stage(game, **options)

@@ -121,11 +121,7 @@ def render_cards(table: Table, cards: Sequence[CardPose], light: Light, *,
                  rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
                  noise: float = 2.0, jpeg: int | None = 90) -> CardFrame:
     """One frame of `table` with `cards` lying on it (the later on top) under `light`."""
-    ox, oy, ppm = table._texture_origin
-    texture = table._texture.copy()
-    for card in cards:
-        _paint_card(texture, card, (ox, oy, ppm), light)
-    dressed = replace(table, _texture=texture, _lit={})
+    dressed = dressed_table(table, cards, light)
     frame = render(dressed, (), light, rng=rng, hands=hands, blur=blur, noise=noise, jpeg=jpeg)
     covered = _hands_mask(table.camera, hands)
     truths = []
@@ -135,6 +131,16 @@ def render_cards(table: Table, cards: Sequence[CardPose], light: Light, *,
         truths.append(CardTruth(card.camel, card.value, box, bool(inside and hidden < 0.02)))
     return CardFrame(frame.image, tuple(truths), light.name, table.camera, table.layout,
                      len(hands))
+
+
+def dressed_table(table: Table, cards: Sequence[CardPose], light: Light) -> Table:
+    """`table` with `cards` painted on its top under `light` (the later on top): render it
+    with no dice for a frame of the cards, as often as they lie still."""
+    ox, oy, ppm = table._texture_origin
+    texture = table._texture.copy()
+    for card in cards:
+        _paint_card(texture, card, (ox, oy, ppm), light)
+    return replace(table, _texture=texture, _lit={})
 
 
 def card_frame(table: Table, light: Light, rng: np.random.Generator, *,

@@ -106,9 +106,11 @@ def _star(middle: np.ndarray, u: np.ndarray, v: np.ndarray, turn: float) -> np.n
             + np.outer(reach * np.sin(angles), v))
 
 
-def colour_dice_table(seed: int, *, size: tuple[int, int] = (640, 480)) -> Table:
-    """A Last Camel table: its six camels on the board, seen by a camera placed at random."""
-    return random_table(seed, LAST_CAMEL.game, size=size, camels=_CAMELS)
+def colour_dice_table(seed: int, *, size: tuple[int, int] = (640, 480),
+                      jitter: bool = True) -> Table:
+    """A Last Camel table: its six camels on the board, seen by a camera placed at random
+    (`jitter`; without it, where vision.synth's camera stands)."""
+    return random_table(seed, LAST_CAMEL.game, size=size, camels=_CAMELS, jitter=jitter)
 
 
 def scatter(rng: np.random.Generator, table: Table, count: int = 2, *,

@@ -1,17 +1,23 @@
-"""`camel-companion demo`: the whole product playing a game of Camel Up by itself.
+"""`camel-companion demo`: the whole product playing a game of the Camel Up family by itself.
 
 Nothing is faked between the camera and the phones. A rendered table (`vision.stage`) is the
-camera: the dice a scripted table throws tumble into its roll zone, and the real dice reader
-and settler read them from its frames; the real table loop judges each reading; a panel of
-buttons on gpiozero's mock pins is pressed for the leg bets, the overall bets and OK; the game
-goes into an SQLite store in a temporary folder; the dashboard serves it on port 8000.
+camera: the dice a scripted table throws tumble into its roll zone (in Camel Up Cards the
+racing cards are laid face up in the reveal zone; in The Last Camel its two colour dice are
+thrown), and the game's real reader and settler read them from its frames; the real table loop
+judges each reading; a panel of buttons on gpiozero's mock pins is pressed for the leg bets,
+the overall bets and OK; the game goes into an SQLite store in a temporary folder; the
+dashboard serves it on port 8000. A new game started on the New game page, of any game, is
+played and read on: the rendered table becomes that game's.
 
 The scripted table plays as people would. The player to act either shakes a die out of the
 pyramid, presses a colour for a leg bet, WINNER or LOSER then a colour, or taps a tile or a
 partnership on a phone. When the camera is unsure (the light drops now and then, and the
 reader's confidence with it) the reading waits; a player looks at the die and presses OK if
 the page has it right, or taps what it really shows. A die the camera missed is logged by
-hand, and a die it misread for sure is put right on the page, as a person would.
+hand, and a die it misread for sure is put right on the page, as a person would. In Camel Up
+Cards they also deal the racing cards each leg (the deck, the intel cards shown, the hand
+cards), play a hand card, place the fennec or the palm tree; in The Last Camel they choose the
+camels for a roll that can be used several ways, and show their owner cards after the race.
 """
 
 from __future__ import annotations
@@ -41,17 +47,27 @@ from companion.hosting import (
     start_logging,
 )
 from companion.newgame import new_header
+from companion.rules import cards, last_camel
 from companion.snapshot import Snapshot
 from companion.table import Table
 
 log = logging.getLogger("camel_companion.demo")
 
+GAMES = ("camelup-2014", "camelup-2018", cards.GAME, last_camel.GAME)
+"""Every game the demo plays, each through its own reader."""
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 PIN_MAP = Path(__file__).resolve().parent.parent / "firmware_config" / "buttons.toml"
 PRESS_TIME = 0.12
 """Seconds a scripted finger keeps a button down: longer than its bounce time."""
 TURN_TIME = 2.5
-"""Seconds between two turns at speed 1: slow enough to watch each one land."""
+"""Seconds between two turns at speed 1 (the default of --pace): slow enough to watch each one
+land."""
+FPS = 15.0
+"""Frames a second the rendered table is filmed at."""
+CARD_SETUP = {2: (15, 12, 6), 3: (16, 9, 3), 4: (17, 7, 2), 5: (18, 6, 1), 6: (19, 5, 1)}
+"""Camel Up Cards' Leg Setup card by players: the track's length, the cards dealt to each and
+those each puts in the deck (docs/game-log.md's table; the demo's own where it is silent)."""
+LAST_CAMEL_BOARD = {"spaces": 25, "oases": [7, 13, 19]}
 READ_TIME = 5.0
 """Seconds the table waits for the camera to read a die once it lies still, before logging
 it by hand."""
@@ -61,12 +77,16 @@ def add_command(commands: Any) -> None:
     """Add `demo` to the CLI's subcommands."""
     demo = commands.add_parser("demo", help="watch a game of Camel Up play itself: rendered "
                                             "camera, mock buttons, live dashboard")
-    demo.add_argument("--game", choices=("camelup-2014", "camelup-2018"),
-                      default="camelup-2018", help="the edition (default camelup-2018)")
+    demo.add_argument("--game", choices=GAMES, default="camelup-2018",
+                      help="the game (default camelup-2018)")
     demo.add_argument("--players", type=int, default=4,
-                      help="how many play (2-8 in 2014, 3-8 in 2018; default 4)")
+                      help="how many play (2-8 in camelup-2014, 3-8 in camelup-2018, 2-6 in "
+                           "camelup-cards and last-camel; default 4)")
     demo.add_argument("--speed", type=float, default=1.0,
                       help="how fast the table plays: 2 is twice as fast (default 1)")
+    demo.add_argument("--pace", type=float, default=TURN_TIME, metavar="SECONDS",
+                      help=f"seconds between two turns at speed 1, longer to play along on a "
+                           f"phone or the panel (default {TURN_TIME:g})")
     add_listening_options(demo)
     demo.add_argument("--pin", default="123456", help="the table's PIN (default 123456)")
     demo.add_argument("--seed", type=int, help="the same seed plays the same table")
@@ -83,15 +103,18 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"--players must be 2 to {len(NAMES)}, not {args.players}")
     if args.speed <= 0:
         raise CompanionError("--speed must be above 0")
+    if args.pace < 0:
+        raise CompanionError("--pace must be 0 seconds or more")
     seed = random.randrange(2 ** 31) if args.seed is None else args.seed
     share_memory_arenas()  # the camera, the table, the server and the players each a thread
     start_logging()
     with tempfile.TemporaryDirectory(prefix="camel-companion-demo-") as folder:
         store_path = Path(folder) / "demo.sqlite3"
-        header = new_header(args.game, NAMES[:args.players], random.Random(seed))
+        header = demo_header(args.game, NAMES[:args.players], random.Random(seed))
         listening = Listening(args.host, args.port, args.pin, f"demo-{seed}", args.streams)
         with Table(store_path, first_game=header) as table, \
-                DemoTable(table, seed=seed, speed=args.speed, games=args.games) as players, \
+                DemoTable(table, seed=seed, speed=args.speed, pace=args.pace,
+                          games=args.games) as players, \
                 advisor(table, args.odds), dashboard(table, listening) as server:
             print(f"camel-companion: a demo game of {args.game} for {args.players} players "
                   f"(seed {seed}), kept in {store_path} until the demo stops", flush=True)
@@ -108,31 +131,60 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-class DemoTable:
-    """The people around the demo's table: they throw dice into the stage, press the mock
-    panel's buttons and tap what the panel cannot say. A context manager."""
+def demo_header(game: str, players: list[str], rng: random.Random) -> dict[str, Any]:
+    """The header of a new `game` for `players` as the demo's table sets it up: a board game's
+    start rolled as its rule book says, Camel Up Cards' Leg Setup card and the camels placed by
+    the five set-up racing cards, The Last Camel's board."""
+    if game == cards.GAME:
+        if len(players) not in CARD_SETUP:
+            raise CompanionError(f"{game} is played by 2 to 6 players, not {len(players)}")
+        length, dealt, deck = CARD_SETUP[len(players)]
+        left, intel = (2, 1) if len(players) >= 3 else (1, 0)
+        kept = deck + left
+        start: dict[str, list[str]] = {}
+        for camel in rng.sample(cards.CAMELS, len(cards.CAMELS)):
+            start.setdefault(str(rng.choice((0, 1, 1, 2))), []).append(camel)
+        if set(start) == {"0"}:
+            start = {"1": start["0"]}
+        return {"game": game, "players": players, "length": length,
+                "setup": {"dealt": dealt, "discarded": dealt - kept, "kept": kept,
+                          "deck": deck, "left": left, "intel": intel}, "start": start}
+    if game == last_camel.GAME:
+        return {"game": game, "players": players, **LAST_CAMEL_BOARD}
+    return new_header(game, players, rng)
 
-    def __init__(self, table: Table, *, seed: int, speed: float = 1.0, games: int = 0,
-                 size: tuple[int, int] = (640, 480)) -> None:
+
+class DemoTable:
+    """The people around the demo's table: they throw dice into the stage (lay racing cards),
+    press the mock panel's buttons and tap what the panel cannot say. A context manager."""
+
+    def __init__(self, table: Table, *, seed: int, speed: float = 1.0, pace: float = TURN_TIME,
+                 games: int = 0, size: tuple[int, int] = (640, 480)) -> None:
         from gpiozero.pins.mock import MockFactory
 
         from companion.buttons import Panel
 
         self.table = table
         self.speed = speed
+        self.pace = pace
         self.games = games
+        self.size = size
         self.rng = random.Random(seed)
         self.when_done: list[Callable[[], None]] = []
         """Called once the table has played `games` games and stopped playing."""
         self.outcomes: Counter[str] = Counter()
-        """How each die thrown came into the game: "read" by the camera alone, "confirmed" with
-        OK, "corrected" on the page, "logged" by hand, "replaced" after a sure misread; and
-        "rejected", the false readings set aside with NO."""
+        """How each die thrown (card laid) came into the game: "read" by the camera alone,
+        "confirmed" with OK, "corrected" on the page, "logged" by hand, "replaced" after a sure
+        misread; and "rejected", the false readings set aside with NO."""
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)
         self.stage.settler()  # calibrated before the camera starts, as a table is at set-up
-        self.camera = TableCamera(lambda: self.stage, self._settler, pace=True)
+        self._deck: list[tuple[str, int]] = []
+        """Camel Up Cards: the racing deck of this leg, its top card last."""
+        self._hands: dict[str, list[str]] = {}
+        """Camel Up Cards: the camels of each player's hand cards this leg."""
+        self.camera = TableCamera(lambda: _Lens(self), self._settler, pace=True)
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
@@ -140,7 +192,8 @@ class DemoTable:
 
     def _settler(self, game: str) -> Any:
         """The camera reads the stage's dice, and none of a game the stage does not film."""
-        return self.stage.settler() if game == self.stage.game else None
+        stage = self.stage
+        return stage.settler() if game == stage.game else None
 
     def __enter__(self) -> DemoTable:
         self.camera.attach(self.table)
@@ -159,6 +212,11 @@ class DemoTable:
     def stop(self) -> None:
         self._stopping.set()
 
+    @property
+    def is_playing(self) -> bool:
+        """Whether the table's people are still at it (not stopped by an error)."""
+        return self._thread.is_alive()
+
     # --- the table's people -----------------------------------------------------------
 
     def _play(self) -> None:
@@ -166,18 +224,22 @@ class DemoTable:
         try:
             while not self._stopping.is_set():
                 snapshot = self.table.snapshot
-                if snapshot.view["finished"]:
+                self._follow(snapshot)
+                view = snapshot.view
+                if view["finished"] and not view["legal"]:
                     played += 1
                     if self.games and played >= self.games:
                         break
                     self._pause(4.0)
                     self._new_game(snapshot)
-                elif snapshot.view["pending"]:
+                elif view["pending"]:
                     self._check_pending(snapshot)
+                elif view["finished"]:
+                    self._show_owner(snapshot)
                 else:
                     self._turn(snapshot)
                 trim_memory()  # frames drawn and read this turn, given back before the next
-                self._pause(TURN_TIME)
+                self._pause(self.pace)
         except _Stopped:
             return
         except CompanionError as e:
@@ -186,7 +248,29 @@ class DemoTable:
         for callback in self.when_done:
             callback()
 
+    def _follow(self, snapshot: Snapshot) -> None:
+        """Set the table for the game now played, if a new game of another one was started
+        (on the New game page): its pieces, calibrated before it is filmed, as at set-up."""
+        game = snapshot.view["game"]
+        if game == self.stage.game:
+            return
+        log.info("a game of %s was started: the table is set for it", game)
+        stage = _stage(game, self.rng.randrange(2 ** 31), self.size)
+        stage.settler()
+        old, self.stage = self.stage, stage
+        old.close()
+        self._deck, self._hands = [], {}
+
     def _turn(self, snapshot: Snapshot) -> None:
+        game = snapshot.view["game"]
+        if game == cards.GAME:
+            self._cards_turn(snapshot)
+        elif game == last_camel.GAME:
+            self._cue(snapshot, self.stage.throw())
+        else:
+            self._board_turn(snapshot)
+
+    def _board_turn(self, snapshot: Snapshot) -> None:
         view = snapshot.view
         legal = view["legal"]
         kinds = {line["action"] for line in legal}
@@ -197,7 +281,7 @@ class DemoTable:
                      10 if {"desert_tile", "spectator_tile"} & kinds else 0,
                      2 if "partnership" in kinds else 0])[0]
         if choice == "roll":
-            self._roll(snapshot)
+            self._cue(snapshot, self.stage.throw(self.rng.choice(view["dice_in_pyramid"])))
         elif choice == "leg_bet":
             camel = self.rng.choice([a["camel"] for a in legal if a["action"] == "leg_bet"])
             self._press(camel)
@@ -212,10 +296,62 @@ class DemoTable:
                                      else {"partnership"})])
             self.table.push(line)
 
-    def _roll(self, snapshot: Snapshot) -> None:
-        """Shake a die out of the pyramid; make sure the table got what it truly shows."""
-        die = self.rng.choice(snapshot.view["dice_in_pyramid"])
-        thrown = self.stage.throw(die)
+    def _cards_turn(self, snapshot: Snapshot) -> None:
+        """Camel Up Cards: deal the leg's cards when it is set up, else reveal the deck's top
+        card into the reveal zone, play a hand card, place a figure or bet, on a phone."""
+        view = snapshot.view
+        legal = view["legal"]
+        if legal[0]["action"] == "leg_setup":
+            self._set_up_leg(snapshot)
+            return
+        turn = view["turn"]
+        hand = [line for line in legal if line["action"] == "play_hand"
+                and line["camel"] in self._hands.get(turn, ())]
+        others = {kind: [line for line in legal if line["action"] == kind]
+                  for kind in ("place_figure", "leg_bet", "final_bet")}
+        choice = self.rng.choices(
+            ["reveal", "play_hand", *others],
+            weights=[55 if self._deck else 0, 8 if hand else 0,
+                     *((w if others[k] else 0) for k, w in zip(others, (8, 24, 5),
+                                                                strict=True))])[0]
+        if choice == "reveal":
+            self._cue(snapshot, self.stage.lay(*self._deck.pop()))
+        elif choice == "play_hand":
+            line = self.rng.choice(hand)
+            self._hands[turn].remove(line["camel"])
+            self.table.push(line)
+        else:
+            self.table.push(self.rng.choice(others[choice]))
+
+    def _set_up_leg(self, snapshot: Snapshot) -> None:
+        """Gather up the last leg's cards, deal the racing cards, each player keeping some,
+        putting some in the deck and showing one of those (intel); log the setup."""
+        self.stage.clear()
+        setup = snapshot.view["setup"]
+        players = [p["name"] for p in snapshot.view["players"]]
+        pack = [(camel, value) for camel in cards.CAMELS
+                for value, count in cards.CARDS_PER_COLOUR.items() for _ in range(count)]
+        self.rng.shuffle(pack)
+        self._deck, self._hands, intel = [], {}, {}
+        for k, player in enumerate(players):
+            kept = pack[k * setup["dealt"]:][:setup["kept"]]
+            into = kept[:setup["deck"] + setup["intel"]]
+            self._deck += into
+            if setup["intel"]:
+                intel[player] = {"camel": into[0][0], "value": into[0][1]}
+            self._hands[player] = [camel for camel, _ in kept[len(into):]]
+        self.rng.shuffle(self._deck)
+        self.table.push({"action": "leg_setup", "deck": len(self._deck), "intel": intel})
+
+    def _show_owner(self, snapshot: Snapshot) -> None:
+        """The Last Camel after the race: a player shows the camel on their owner card."""
+        legal = snapshot.view["legal"]
+        player = legal[0]["player"]
+        self.table.push(self.rng.choice([line for line in legal if line["player"] == player]))
+
+    def _cue(self, snapshot: Snapshot, truth: Any) -> None:
+        """A die thrown (a racing card laid, the two colour dice thrown) on the stage: make
+        sure the table got what it truly shows."""
         leg, actions = snapshot.view["leg"], len(snapshot.view["history"])
         while not self.stage.wait_filmed(0.2):
             if self._stopping.is_set():
@@ -223,18 +359,18 @@ class DemoTable:
         after = self._wait(lambda s: len(s.view["history"]) > actions or bool(s.view["pending"]),
                            snapshot.version)
         if after is None:
-            log.info("the camera did not read the %s die: logging it by hand", die)
+            log.info("the camera did not read %s: logging it by hand", _words(truth))
             self.outcomes["logged"] += 1
-            after = self.table.push(_roll_line(snapshot, thrown))
+            after = self.table.push(_line(snapshot, truth))
         elif after.view["pending"]:
             after = self._check_pending(after)
-        elif not _shows(after.view["history"][-1]["action"], thrown):
-            log.info("the camera misread the %s die: putting it right", die)
+        elif not _shows(after.view["history"][-1]["action"], truth):
+            log.info("the camera misread %s: putting it right", _words(truth))
             self.outcomes["replaced"] += 1
-            after = self.table.replace(actions, _roll_line(snapshot, thrown))
+            after = self.table.replace(actions, _line(snapshot, truth))
         else:
             self.outcomes["read"] += 1
-        if after.view["leg"] != leg or after.view["finished"]:
+        if hasattr(truth, "faces") or after.view["leg"] != leg or after.view["finished"]:
             self._pause(1.5)
             self.stage.clear()
 
@@ -245,30 +381,29 @@ class DemoTable:
         waiting = snapshot.view["pending"][0]
         thrown = self.stage.thrown[-1] if self.stage.thrown else None
         self._pause(1.5)
-        in_pyramid = self.table.snapshot.view["dice_in_pyramid"]
-        if thrown is not None and thrown.colour not in in_pyramid and not _shows(waiting, thrown):
+        now = self.table.snapshot
+        if thrown is None or (_played(now, thrown) and not _shows(waiting, thrown)):
             self.outcomes["rejected"] += 1
             return self.table.reject_pending()
-        if thrown is not None and _shows(waiting, thrown):
-            before = self.table.snapshot.version
+        if hasattr(thrown, "faces"):
+            # the camels a roll moves are chosen on a phone, with the faces it truly shows
+            self.outcomes["confirmed" if _shows(waiting, thrown) else "corrected"] += 1
+            return self.table.accept_pending(correction=_line(now, thrown))
+        if _shows(waiting, thrown):
+            before = now.version
             self._press("ok")
             after = self._wait(lambda s: not s.view["pending"], before)
             if after is not None:
                 self.outcomes["confirmed"] += 1
                 return after
-        if thrown is None:
-            self.outcomes["rejected"] += 1
-            return self.table.reject_pending()
-        correction = {"die": thrown.colour, "value": thrown.value}
-        if thrown.numeral is not None:
-            correction["numeral"] = thrown.numeral
+        correction = {k: v for k, v in _line(now, thrown).items() if k not in ("player", "action")}
         self.outcomes["corrected"] += 1
         return self.table.accept_pending(correction=correction)
 
     def _new_game(self, snapshot: Snapshot) -> None:
         self.stage.clear()
         players = [p["name"] for p in snapshot.view["players"]]
-        self.table.new_game(new_header(snapshot.view["game"], players, self.rng))
+        self.table.new_game(demo_header(snapshot.view["game"], players, self.rng))
 
     # --- hands and time ---------------------------------------------------------------
 
@@ -304,21 +439,77 @@ class _Stopped(CompanionError):
     """The demo was told to stop in the middle of a turn."""
 
 
-def _roll_line(snapshot: Snapshot, thrown: Any) -> dict[str, Any]:
-    line = {"player": snapshot.view["turn"], "action": "roll", "die": thrown.colour,
-            "value": thrown.value}
-    if thrown.numeral is not None:
-        line["numeral"] = thrown.numeral
+class _Lens:
+    """The demo's camera: the frames of whichever stage the table is set with now, numbered
+    and timed as one film, so a new game's table is filmed on without a break."""
+
+    def __init__(self, demo: DemoTable) -> None:
+        self.demo = demo
+        self.count = 0
+
+    def read(self) -> Any:
+        from vision.sources import Frame
+
+        frame = self.demo.stage.read()
+        if frame is None:
+            frame = self.demo.stage.read()  # the stage closed as the table was set anew
+        if frame is None:
+            return None
+        self.count += 1
+        return Frame(frame.image, (self.count - 1) / FPS, self.count - 1)
+
+    def close(self) -> None:
+        self.demo.stage.close()
+
+
+def _line(snapshot: Snapshot, truth: Any) -> dict[str, Any]:
+    """The action a die thrown (a card laid, a pair of colour dice) truly makes. A truth is
+    one of vision.stage's: `Thrown` (a `colour`), `Laid` (a `camel`), `Rolled` (`faces`)."""
+    player = snapshot.view["turn"]
+    if hasattr(truth, "camel"):
+        return {"player": player, "action": "reveal", "camel": truth.camel,
+                "value": truth.value}
+    if hasattr(truth, "faces"):
+        faces = sorted(truth.faces, key=last_camel.FACES.index)
+        ways = snapshot.view["rolls"][" ".join(faces)]
+        return {"player": player, "action": "roll", "dice": faces,
+                "moves": ways[0] if ways else []}
+    line = {"player": player, "action": "roll", "die": truth.colour, "value": truth.value}
+    if truth.numeral is not None:
+        line["numeral"] = truth.numeral
     return line
 
 
-def _shows(seen: dict[str, Any], thrown: Any) -> bool:
-    """Whether a roll or reading says what the thrown die truly shows."""
-    return (seen.get("die") == thrown.colour and seen.get("value") == thrown.value
-            and (thrown.numeral is None or seen.get("numeral") == thrown.numeral))
+def _shows(seen: dict[str, Any], truth: Any) -> bool:
+    """Whether a roll, reveal or reading says what the thrown die (laid card) truly shows."""
+    if hasattr(truth, "camel"):
+        return seen.get("camel") == truth.camel and seen.get("value") == truth.value
+    if hasattr(truth, "faces"):
+        return sorted(seen.get("dice") or seen.get("faces") or [None], key=str) \
+            == sorted(truth.faces)
+    return (seen.get("die") == truth.colour and seen.get("value") == truth.value
+            and (truth.numeral is None or seen.get("numeral") == truth.numeral))
+
+
+def _played(snapshot: Snapshot, truth: Any) -> bool:
+    """Whether the die thrown (card laid, pair thrown) is in the game already: a reading
+    that still waits is then a second, false one."""
+    view = snapshot.view
+    if hasattr(truth, "colour"):
+        return truth.colour not in view["dice_in_pyramid"]
+    history = view["history"]
+    return bool(history) and _shows(history[-1]["action"], truth)
+
+
+def _words(truth: Any) -> str:
+    if hasattr(truth, "camel"):
+        return f"the racing card {truth.camel} +{truth.value}"
+    if hasattr(truth, "faces"):
+        return f"the dice ({' and '.join(truth.faces)})"
+    return f"the {truth.colour} die"
 
 
 def _stage(game: str, seed: int, size: tuple[int, int]) -> Any:
-    from vision.stage import Stage
+    from vision.stage import stage_for
 
-    return Stage(game, seed=seed, size=size)
+    return stage_for(game, seed=seed, size=size, fps=FPS)

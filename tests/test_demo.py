@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from companion.demo import DemoTable
+from companion.demo import DemoTable, demo_header
 from companion.game import Game
 from companion.newgame import new_header
 from companion.table import Table
@@ -57,6 +57,7 @@ def test_the_camera_reads_most_dice_on_its_own_and_a_person_fixes_few(tmp_path):
 def test_the_demo_command_serves_the_game_it_plays_and_stops_on_sigterm():
     demo = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "demo", "--port", "0", "--speed", "20",
+         "--pace", "2",
          "--seed", "7", "--no-odds", "--host", "127.0.0.1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -78,3 +79,61 @@ def test_the_demo_command_serves_the_game_it_plays_and_stops_on_sigterm():
         out, err = demo.communicate(timeout=60)
     assert demo.returncode == 0, err
     assert "the demo stopped" in out
+
+
+def test_a_new_game_of_the_other_edition_is_played_and_read_on(tmp_path):
+    header = new_header("camelup-2018", ["Ann", "Bob", "Cy"], random.Random(5))
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=5, speed=25.0) as players:
+        players.start()
+        table.new_game(new_header("camelup-2014", ["Ann", "Bob", "Cy"], random.Random(6)))
+        deadline = time.monotonic() + 150
+        while (len(players.stage.thrown) < 3 or players.stage.game != "camelup-2014") \
+                and time.monotonic() < deadline and players.is_playing:
+            time.sleep(0.2)
+        players.stop()
+        assert players.is_playing
+    view = table.snapshot.view
+    rolls = [h["action"] for h in view["history"] if h["action"]["action"] == "roll"]
+    assert view["game"] == "camelup-2014" and players.stage.game == "camelup-2014"
+    assert [(r["die"], r["value"]) for r in rolls] \
+        == [(t.colour, t.value) for t in players.stage.thrown][:len(rolls)]
+    came = players.outcomes
+    assert len(rolls) >= 2 and came["read"] + came["confirmed"] >= 1, came
+
+
+@pytest.mark.parametrize("game", ["camelup-cards", "last-camel"])
+def test_the_other_games_are_played_through_their_own_readers(tmp_path, game):
+    header = demo_header(game, ["Ann", "Bob", "Cy"], random.Random(3))
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=3, speed=25.0) as players:
+        players.start()
+        deadline = time.monotonic() + 150
+        while len(players.stage.thrown) < 6 and time.monotonic() < deadline \
+                and players.is_playing:
+            time.sleep(0.2)
+        players.stop()
+        assert players.is_playing
+    view = table.snapshot.view
+    made = [h["action"] for h in view["history"]
+            if h["action"]["action"] in ("reveal", "roll")]
+    if game == "camelup-cards":
+        truth = [(t.camel, t.value) for t in players.stage.thrown]
+        assert [(a["camel"], a["value"]) for a in made] == truth[:len(made)]
+        assert view["history"][0]["action"]["action"] == "leg_setup"
+    else:
+        truth = [sorted(t.faces) for t in players.stage.thrown]
+        assert [sorted(a["dice"]) for a in made] == truth[:len(made)]
+    came = players.outcomes
+    assert len(made) >= 5 and came["read"] + came["confirmed"] >= len(made) // 2, came
+    assert {r["outcome"] for r in view["readings"]} & {"accepted"}
+
+
+def test_the_pace_is_the_time_between_turns(tmp_path):
+    header = demo_header("camelup-2014", ["Ann", "Bob"], random.Random(1))
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=1, pace=30.0) as players:
+        players.start()
+        time.sleep(3)
+        players.stop()
+    assert len(table.snapshot.view["history"]) <= 1

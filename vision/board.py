@@ -193,7 +193,9 @@ class BoardReader:
         for space in colours.spaces.values():
             cv2.fillConvexPoly(under, self.view.camel_outline(space, 0, grow=_ASKEW,
                                                               head=_HEAD), 1, shift=SHIFT)
-        self._under = under
+        # and the camels' blurred edges and shadows, so the board filled in comes from the
+        # bare board round them alone
+        self._under = under = cv2.dilate(under, np.ones((9, 9), np.uint8))
         self._bare = cv2.inpaint(cv2.GaussianBlur(setup, (3, 3), 0), under, 5,
                                  cv2.INPAINT_TELEA)
         self._drawing = _Drawing(self.view, len(self.names))

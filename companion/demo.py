@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,10 +131,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def demo_header(game: str, players: list[str], rng: random.Random) -> dict[str, Any]:
+def demo_header(game: str, players: Sequence[str], rng: random.Random) -> dict[str, Any]:
     """The header of a new `game` for `players` as the demo's table sets it up: a board game's
     start rolled as its rule book says, Camel Up Cards' Leg Setup card and the camels placed by
     the five set-up racing cards, The Last Camel's board."""
+    players = list(players)
     if game == cards.GAME:
         if len(players) not in CARD_SETUP:
             raise CompanionError(f"{game} is played by 2 to 6 players, not {len(players)}")
@@ -184,6 +185,8 @@ class DemoTable:
         """Camel Up Cards: the racing deck of this leg, its top card last."""
         self._hands: dict[str, list[str]] = {}
         """Camel Up Cards: the camels of each player's hand cards this leg."""
+        self._played = 0
+        """How many actions the game held when the table last looked."""
         self.camera = TableCamera(lambda: _Lens(self), self._settler, pace=True)
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
@@ -250,9 +253,13 @@ class DemoTable:
 
     def _follow(self, snapshot: Snapshot) -> None:
         """Set the table for the game now played, if a new game of another one was started
-        (on the New game page): its pieces, calibrated before it is filmed, as at set-up."""
-        game = snapshot.view["game"]
+        (on the New game page): its pieces, calibrated before it is filmed, as at set-up. A new
+        game of the same one starts with the roll zone cleared."""
+        game, played = snapshot.view["game"], len(snapshot.view["history"])
+        was, self._played = self._played, played
         if game == self.stage.game:
+            if was and not played:  # a new game of the same: the last one's pieces go
+                self.stage.clear()
             return
         log.info("a game of %s was started: the table is set for it", game)
         stage = _stage(game, self.rng.randrange(2 ** 31), self.size)

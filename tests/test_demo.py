@@ -54,16 +54,19 @@ def test_the_camera_reads_most_dice_on_its_own_and_a_person_fixes_few(tmp_path):
     assert "leg_bet" in kinds
 
 
-def test_the_demo_command_serves_the_game_it_plays_and_stops_on_sigterm():
+@pytest.mark.parametrize(("options", "said"), [
+    ([], "camelup-2018 for 4 players"),
+    (["--game", "camelup-cards", "--players", "5", "--pace", "2"], "camelup-cards for 5 players"),
+])
+def test_the_demo_command_serves_the_game_it_plays_and_stops_on_sigterm(options, said):
     demo = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "demo", "--port", "0", "--speed", "20",
-         "--pace", "2",
-         "--seed", "7", "--no-odds", "--host", "127.0.0.1"],
+         "--seed", "7", "--no-odds", "--host", "127.0.0.1", *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = demo.stdout.readline()
         second = demo.stdout.readline()
-        assert "a demo game of camelup-2018 for 4 players (seed 7)" in first
+        assert f"a demo game of {said} (seed 7)" in first
         assert "the table's PIN is 123456" in second
         url = second.split("open ")[1].split(" ")[0]
         deadline = time.monotonic() + 90
@@ -137,3 +140,19 @@ def test_the_pace_is_the_time_between_turns(tmp_path):
         time.sleep(3)
         players.stop()
     assert len(table.snapshot.view["history"]) <= 1
+
+
+def test_after_the_last_camels_race_each_player_shows_their_owner_card(tmp_path):
+    header = {**demo_header("last-camel", ["Ann", "Bob", "Cy"], random.Random(2)),
+              "finish_order": ["red-blue", "yellow-green", "red-green", "yellow-blue"]}
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=2, speed=25.0, games=1) as players:
+        players.start()
+        deadline = time.monotonic() + 60
+        while players.is_playing and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not players.is_playing
+    view = table.snapshot.view
+    shown = [p["camel"] for p in view["players"]]
+    assert None not in shown and len(set(shown)) == 3
+    assert view["finished"] and view["legal"] == []

@@ -67,7 +67,7 @@ _HEAD = 0.4
 _SEEN = 6
 #: a camel is 63 % sure when the frame fits this much worse (in colour_distance units summed
 #: over pixels) with it swapped for any other camel, moved anywhere else, or taken off
-_SURE = 20.0
+_SURE = 200.0
 #: a pixel whose colour differs from the set-up frame's by this share of the light there, in
 #: a channel, shows something new (skin is near the colour of a sandy board)
 _HAND_CHANGE = 0.15

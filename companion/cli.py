@@ -32,6 +32,7 @@ ELSEWHERE = {
     "hotspot": ("companion.hotspot", "add_command"),
     "read-dice": ("vision.commands", "add_commands"),
     "read-board": ("vision.commands", "add_commands"),
+    "check-board": ("companion.check_board", "add_command"),
     "read-cards": ("vision.commands", "add_commands"),
     "markers": ("vision.commands", "add_commands"),
 }

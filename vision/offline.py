@@ -32,7 +32,7 @@ from vision.dicesets import COLOUR_DICE_SETS, colour_dice_set, dice_set
 from vision.markers import write_sheet
 
 
-class _Refused(Exception):
+class _Refused(ValueError):
     """Bad input: its message is the one line to show."""
 
 
@@ -68,10 +68,10 @@ def _read_all(args: argparse.Namespace, key: str,
     and say 2 when any image could not be opened."""
     results, failed = [], False
     for path in args.images:
-        image = _load(path)
+        image = load_image(path)
         if image is None:
             failed = True
-            results.append({"image": str(path), "error": _unreadable(path)})
+            results.append({"image": str(path), "error": unreadable(path)})
             continue
         results.append({"image": str(path), key: [r.to_json() for r in read(image)]})
     if args.json:
@@ -93,10 +93,10 @@ def _read_cards(args: argparse.Namespace) -> int:
         raise _Refused("--threshold must lie between 0 and 1")
     table, colours = config.calibration, None
     if args.calibration is not None:
-        shot = _load(args.calibration)
+        shot = load_image(args.calibration)
         if shot is None:
             raise _Refused(f"cannot read the calibration image {args.calibration}: "
-                           f"{_unreadable(args.calibration)}")
+                           f"{unreadable(args.calibration)}")
         table = _table_in(shot, config)
         colours = learn_card_colours(shot, table=table)
     readers: dict[tuple[int, int], CardReader] = {}
@@ -117,26 +117,13 @@ def _read_board(args: argparse.Namespace) -> int:
     threshold = config.threshold if args.threshold is None else args.threshold
     if not 0.0 <= threshold <= 1.0:
         raise _Refused("--threshold must lie between 0 and 1")
-    game = args.game or config.game
-    try:
-        camels = camel_set(game)
-    except ValueError as e:
-        raise _Refused(str(e)) from None
-    setup = _load(args.calibration)
-    if setup is None:
-        raise _Refused(f"cannot read the set-up image {args.calibration}: "
-                       f"{_unreadable(args.calibration)}")
-    size = (setup.shape[1], setup.shape[0])
-    table = config.calibration if _fits(config.calibration, size) else calibrate_table(
-        setup, config.layout)
-    colours = learn_camels(setup, table, config.board, camels)
-    reader = BoardReader(table, config.board, colours, camels, setup, threshold=threshold)
+    reader, size = board_reader(args.calibration, args.game or config.game, config, threshold)
     results, failed = [], False
     for path in args.images:
-        image = _load(path)
+        image = load_image(path)
         if image is None or (image.shape[1], image.shape[0]) != size:
             failed = True
-            why = _unreadable(path) if image is None else (
+            why = unreadable(path) if image is None else (
                 f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's {size[0]}x{size[1]}")
             results.append({"image": str(path), "error": why})
             continue
@@ -150,6 +137,25 @@ def _read_board(args: argparse.Namespace) -> int:
         print("camel-companion: some images could not be read (marked in the output)",
               file=sys.stderr)
     return 2 if failed else 0
+
+
+def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: float
+                 ) -> tuple[BoardReader, tuple[int, int]]:
+    """The board reader for `game`'s camels, set up from the set-up frame at `setup_path`
+    (the table from its markers, or from the configuration's calibration when it was taken
+    at that size), and the frame size it reads; a one-line ValueError when it cannot be."""
+    try:
+        camels = camel_set(game)
+    except ValueError as e:
+        raise _Refused(str(e)) from None
+    setup = load_image(setup_path)
+    if setup is None:
+        raise _Refused(f"cannot read the set-up image {setup_path}: {unreadable(setup_path)}")
+    size = (setup.shape[1], setup.shape[0])
+    table = config.calibration if _fits(config.calibration, size) else calibrate_table(
+        setup, config.layout)
+    colours = learn_camels(setup, table, config.board, camels)
+    return BoardReader(table, config.board, colours, camels, setup, threshold=threshold), size
 
 
 def _board_line(result: dict) -> str:
@@ -178,10 +184,10 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
     colours = config.colours_for(game)
     table = config.calibration
     if calibration is not None:
-        shot = _load(calibration)
+        shot = load_image(calibration)
         if shot is None:
             raise _Refused(f"cannot read the calibration image {calibration}: "
-                           f"{_unreadable(calibration)}")
+                           f"{unreadable(calibration)}")
         try:
             table = calibrate_table(shot, config.layout)
         except CalibrationError:
@@ -214,7 +220,7 @@ def _table_in(image: np.ndarray, config: VisionConfig) -> TableCalibration | Non
         return None
 
 
-def _load(path: Path) -> np.ndarray | None:
+def load_image(path: Path) -> np.ndarray | None:
     """The image at `path` (BGR), or None when it cannot be read as one."""
     try:
         data = np.frombuffer(path.read_bytes(), np.uint8)
@@ -223,7 +229,7 @@ def _load(path: Path) -> np.ndarray | None:
     return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
 
 
-def _unreadable(path: Path) -> str:
+def unreadable(path: Path) -> str:
     if not path.exists():
         return "no such file"
     if path.is_dir():

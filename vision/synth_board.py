@@ -12,7 +12,7 @@ things on the board, and says what each frame truly shows.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -180,6 +180,15 @@ def race_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet
                           crazy=camels.crazy, rng=rng)
 
 
+def placed_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet,
+                  stacks: Mapping[int, Sequence[str]]) -> list[CamelPose]:
+    """The camels where `stacks` (space 1-16: camels bottom to top) has them, set down as
+    hands set them."""
+    order = [(camel, space - 1) for space, pile in sorted(stacks.items()) for camel in pile]
+    return stacked_camels(track, [(c, camels.bgr(c)) for c, _ in order],
+                          [space for _, space in order], crazy=camels.crazy, rng=rng)
+
+
 def setup_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet
                  ) -> list[CamelPose]:
     """Every camel of the game standing alone on its own space: the frame the camels'
@@ -267,9 +276,13 @@ class BoardSession:
     setup: BoardFrame
     rng: np.random.Generator
 
-    def frame(self, *, hand: bool | None = None) -> BoardFrame:
-        """The next frame: the camels somewhere else on the track."""
-        camels = race_camels(self.rng, self.table.track, camel_set(self.game))
+    def frame(self, *, hand: bool | None = None,
+              stacks: Mapping[int, Sequence[str]] | None = None) -> BoardFrame:
+        """The next frame: the camels somewhere else on the track, or where `stacks` (space:
+        camels bottom to top) puts them."""
+        camels = (race_camels(self.rng, self.table.track, camel_set(self.game))
+                  if stacks is None else placed_camels(self.rng, self.table.track,
+                                                       camel_set(self.game), stacks))
         return board_frame(self.table, camels, self.light, self.rng, hand=hand)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.dicesets import DICE_SETS
+from vision.dicesets import DICE_SETS, known
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,4 @@ CAMEL_SETS = {
 
 def camel_set(game: str) -> CamelSet:
     """The camels of `game`, or a one-line error naming the games whose boards are read."""
-    try:
-        return CAMEL_SETS[game]
-    except KeyError:
-        raise ValueError(f"no camels known for game {game!r}; the board is read for "
-                         f"{', '.join(CAMEL_SETS)}") from None
+    return known(CAMEL_SETS, game, "camels")

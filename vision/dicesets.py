@@ -7,7 +7,11 @@ BGR, as OpenCV orders them); a table's own colours come from colour calibration.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 BLACK = "black"
 WHITE = "white"
@@ -136,17 +140,19 @@ GAMES = (*DICE_SETS, *COLOUR_DICE_SETS)
 
 def dice_set(game: str) -> DiceSet:
     """The dice of `game`, or a one-line error naming the games known."""
-    try:
-        return DICE_SETS[game]
-    except KeyError:
-        raise ValueError(f"no dice known for game {game!r}; known: {', '.join(DICE_SETS)}") \
-            from None
+    return known(DICE_SETS, game, "dice")
 
 
 def colour_dice_set(game: str) -> ColourDiceSet:
     """The colour dice of `game`, or a one-line error naming the games known."""
+    return known(COLOUR_DICE_SETS, game, "colour dice")
+
+
+def known(sets: Mapping[str, T], game: str, what: str) -> T:
+    """`game`'s entry in `sets` (its dice, its camels), or a one-line error naming `what` and
+    the games known."""
     try:
-        return COLOUR_DICE_SETS[game]
+        return sets[game]
     except KeyError:
-        raise ValueError(f"no colour dice known for game {game!r}; known: "
-                         f"{', '.join(COLOUR_DICE_SETS)}") from None
+        raise ValueError(f"no {what} known for game {game!r}; known: {', '.join(sets)}") \
+            from None

@@ -62,12 +62,18 @@ def test_a_set_up_frame_without_every_camel_names_the_one_missing(sessions):
     assert sum(named) >= 3, (FIRST_SEED, named)
 
 
-def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
+def scored(sessions, frames: int, *, hand: bool) -> BoardScore:
+    """How the readers fare on `frames` new frames of each table, with a hand or without."""
     total = BoardScore()
     for session, reader in sessions:
-        for _ in range(3):
-            frame = session.frame(hand=False)
-            total.add(score_board(frame.stacks, False, reader.read(frame.image)))
+        for _ in range(frames):
+            frame = session.frame(hand=hand)
+            total.add(score_board(frame.stacks, hand, reader.read(frame.image)))
+    return total
+
+
+def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
+    total = scored(sessions, 3, hand=False)
     # about 95 % right and 2 % wrong on the benchmark's tables (docs/vision.md); a line on
     # some 70 camels drawn afresh, with room for a bad draw
     assert total.share(total.right) >= 0.85, total.summary()
@@ -76,11 +82,7 @@ def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
 
 
 def test_a_hand_over_the_board_is_not_read(sessions):
-    total = BoardScore()
-    for session, reader in sessions:
-        for _ in range(2):
-            frame = session.frame(hand=True)
-            total.add(score_board(frame.stacks, True, reader.read(frame.image)))
+    total = scored(sessions, 2, hand=True)
     assert total.hands == 8
     assert total.hands_read <= 2, total.summary()
 

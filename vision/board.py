@@ -235,6 +235,7 @@ class BoardReader:
             return drawing.change(costs, stacks, option) - _ABSENT * placed
 
         drawing.shifts.clear()
+        drawing.forget()
         stacks: dict[int, list[int]] = {}
         stacks = self._improve(stacks, change, candidates)
         for space in stacks:
@@ -391,6 +392,9 @@ class _Drawing:
         self.aprons = {space: self._apron(space, offset) for space in range(1, TRACK_SPACES + 1)}
         #: how far each stack is shifted in the image from its space's middle (SHIFT units)
         self.shifts: dict[int, np.ndarray] = {}
+        #: what the stacks moves are tried from cost in a region, while they are tried (each
+        #: kept with its stacks, so the id in its key stands for them alone)
+        self._before: dict[tuple[int, tuple[int, int, int, int]], tuple[Mapping, float]] = {}
         self.boxes = {}
         for key, (whole, _) in self.outlines.items():
             x, y, w, h = cv2.boundingRect(whole.reshape(-1, 2) >> SHIFT)
@@ -474,7 +478,13 @@ class _Drawing:
             return 0.0
         region = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                   max(b[2] for b in boxes), max(b[3] for b in boxes))
-        return self._cost(costs, option, region) - self._cost(costs, stacks, region)
+        # the stacks a move starts from are the same for every move tried from them
+        key = (id(stacks), region)
+        if key not in self._before:
+            if len(self._before) > 256:
+                self._before.clear()
+            self._before[key] = (stacks, self._cost(costs, stacks, region))
+        return self._cost(costs, option, region) - self._before[key][1]
 
     def _cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
               region: tuple[int, int, int, int]) -> float:
@@ -492,6 +502,10 @@ class _Drawing:
             return x0, y0, x1, y1
         dx, dy = (int(v) >> SHIFT for v in self.shifts[space])
         return max(0, x0 + dx - 1), max(0, y0 + dy - 1), x1 + dx + 1, y1 + dy + 1
+
+    def forget(self) -> None:
+        """Drop what was worked out for the last frame or the last shifts."""
+        self._before.clear()
 
     def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int) -> None:
         """Shift the stack on `space` in the image to where the frame fits it best: a stack
@@ -514,6 +528,7 @@ class _Drawing:
                     if value < best[0]:
                         best = (value, shift)
         self.shifts[space] = best[1]
+        self.forget()
 
     def candidates(self, costs: np.ndarray) -> set[int]:
         """The spaces where some camel, at some height, would fit the frame better than the

@@ -11,34 +11,41 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+# Install what is missing, and only that: nothing already installed upgraded for its own
+# sake; apt's pages of output go to a log, shown only if it fails.
+apt_install() {
+    local log
+    log=$(mktemp -t camel-companion-apt.XXXXXX)
+    echo "setup.sh: installing $* with apt (log: $log)" >&2
+    if ! { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq --no-upgrade "$@"; } >"$log" 2>&1; then
+        cat "$log" >&2
+        exit 1
+    fi
+}
 
 if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     echo "camel-companion needs Python 3.11 or newer as python3" >&2
     exit 1
 fi
 if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    as_root apt-get update -qq
-    as_root apt-get install -y -qq python3-venv
+    apt_install python3-venv
 fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[opencv${1:+,$1}]"
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    apt_install chromium
 fi
 if [ "${1:-}" = test ] && ! command -v systemd-analyze >/dev/null 2>&1; then
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd
+    apt_install systemd
 fi
 # (Only where the distribution's own Python is 3.11 or newer, as on Debian 12 and the Pi's OS.)
 if [ "${1:-}" = test ] && /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         2>/dev/null; then
     if ! /usr/bin/python3 -c 'import cv2, numpy, ensurepip, venv' 2>/dev/null; then
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-opencv \
-            python3-numpy python3-venv
+        apt_install python3-opencv python3-numpy python3-venv
     fi
     if [ ! -x .venv-debian/bin/python ]; then
         /usr/bin/python3 -m venv --system-site-packages .venv-debian

@@ -42,6 +42,7 @@ from vision.synth import (
     RenderedFrame,
     Table,
     calibration_frame,
+    drawn,
     hand_near,
     hand_pass,
     random_light,
@@ -359,8 +360,8 @@ class CardStage(Stage):
         light = self._dim_light if shot.dim else self.light
         key = (shot.dice, light)
         if key not in self._dressed:
-            # a card lies still for many frames: its painted table (and its light) is kept
-            self._dressed = {key: dressed_table(self.table, shot.dice, light)}
+            # a card lies still for many frames: its painted table is kept, as drawn in its light
+            self._dressed = {key: drawn(dressed_table(self.table, shot.dice, light), light)}
         return render(self._dressed[key], (), light, rng=self._noise, hands=shot.hands,
                       noise=5.0 if shot.dim else 2.5, jpeg=85)
 

@@ -137,7 +137,7 @@ def dressed_table(table: Table, cards: Sequence[CardPose], light: Light) -> Tabl
     """`table` with `cards` painted on its top under `light` (the later on top): render it
     with no dice for a frame of the cards, as often as they lie still."""
     ox, oy, ppm = table._texture_origin
-    texture = table._texture.copy()
+    texture = table._texture.astype(np.float32)
     for card in cards:
         _paint_card(texture, card, (ox, oy, ppm), light)
     return replace(table, _texture=texture, _lit={})

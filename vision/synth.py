@@ -282,6 +282,7 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
     s = _SUPERSAMPLE
     w, h = camera.size
     if (light, s) not in table._lit:
+        table._lit = {}  # the last light's drawing let go before this one's is drawn
         table._lit = {(light, s): _draw_table(table, light, s)}
     image = table._lit[(light, s)].copy()
     _draw_shadows(image, table, dice, light, s)
@@ -299,11 +300,14 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
         else:
             dice[i].draw(image, camera, light, size=layout.die_size, s=s)
     hand_masks = [_draw_hand(image, hand, light, s) for hand in hands]
+    del canvas  # with it the full-size drawing and its depths go once the frame is shrunk
     image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.5:
         image = _motion_blur(image, blur, rng.uniform(0, math.pi))
-    image = image + rng.standard_normal(image.shape, dtype=np.float32) * np.float32(noise)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+    grain = rng.standard_normal(image.shape, dtype=np.float32)
+    grain *= np.float32(noise)
+    image += grain
+    out = np.clip(image, 0, 255, out=image).astype(np.uint8)
     if jpeg is not None:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -603,10 +607,11 @@ def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
     # beyond the texture the table goes on in its own colour (a mirror of it would show a
     # second board)
     edge = tuple(float(c) for c in np.median(table._texture[:8].reshape(-1, 3), axis=0))
-    image = cv2.warpPerspective(table._texture.astype(np.float32), warp, (w, h),
+    image = cv2.warpPerspective(table._texture.astype(np.float32, copy=False), warp, (w, h),
                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                 borderValue=edge)
-    return image * _light_field(table, light, s)
+    image *= _light_field(table, light, s)
+    return image
 
 
 def _shade(colour: Sequence[float], normal: np.ndarray, light: Light) -> tuple[float, ...]:

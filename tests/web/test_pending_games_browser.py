@@ -84,3 +84,16 @@ def test_the_two_dice_read_prefill_the_roll_and_a_tap_puts_a_face_right(browser,
     assert [r["outcome"] for r in view["readings"]] == ["accepted"] * 4
 
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("header", "lines"), [(CARDS, [LEG_SETUP])])
+def test_a_locked_phone_says_once_what_was_read_and_how_to_answer(browser, served):
+    table, url = served
+    page = open_page(browser, url)
+    table.see(card("orange", 1, confidence=0.6))
+    page.wait_for_selector("#pending .pending-item")
+    text = page.text_content("#pending")
+    assert "Press OK or NO on the table's panel, or unlock this phone" in text
+    assert page.query_selector('#pending [data-answer="ok"]') is None
+    assert text.count("60") == 1     # the confidence is said once
+    assert page.errors == []

@@ -397,7 +397,11 @@
   function pendingBox(r, seen, ok) {
     const item = el("div", { class: "pending-item", dataset: { reading: r.id } },
       el("p", {}, seen), el("p", { class: "muted" }, reasonWords(r)));
-    if (!me.trusted || snap.finished) return { item };
+    if (snap.finished) return { item };
+    if (!me.trusted) {
+      item.append(el("p", { class: "step" }, t("pending.locked")));
+      return { item };
+    }
     const answer = (body) => act("POST", "/api/pending/accept", { id: r.id, ...body });
     const okButton = choice(t("pending.ok"), { class: "ok", dataset: { answer: "ok" } }, () => answer({}));
     okButton.disabled = !ok;

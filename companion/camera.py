@@ -298,34 +298,63 @@ def _close(source: Any) -> None:
         log.warning("the camera did not close cleanly: %s", e)
 
 
-def _label(reading: dict[str, Any]) -> tuple[str, bool]:
-    """What a reading says, as drawn beside it ("blue 2 97%", "gold 80%", "? 2 40%"), and
-    whether every part of it was read: a die's colour and value, a face, a card's camel and
-    value."""
-    keys = ("face",) if "face" in reading else ("die", "camel", "value", "numeral")
-    parts = [reading[key] for key in keys if key in reading]
-    text = " ".join("?" if part is None else str(part) for part in parts)
-    return f"{text} {reading['confidence']:.0%}", None not in parts
+def _label(reading: dict[str, Any]) -> tuple[list[str | None], str, bool]:
+    """What a reading says, as drawn beside it in no language: the colours read, each as a
+    swatch (a die's or a card's camel, the grey die's numeral, a face; None: not read), then
+    the value and how sure ("2 97%", "? 40%"), and whether every part of it was read."""
+    if "face" in reading:
+        colours, values = [reading["face"]], []
+    else:
+        colours = [reading[key] for key in ("die", "camel") if key in reading]
+        colours += [reading["numeral"]] if "numeral" in reading else []
+        values = [reading["value"]] if "value" in reading else []
+    shown = ["?" if v is None else f"+{v}" if "camel" in reading else str(v) for v in values]
+    text = " ".join([*shown, f"{reading['confidence']:.0%}"])
+    return colours, text, None not in colours + values
 
 
 def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
     """The frame as JPEG with the roll zone and each die or card found, what was read of it
-    and how sure."""
+    (its colours as swatches, its value) and how sure: no words, so every phone reads it in
+    its own language, in letters a phone's screen shows (they grow with the frame)."""
     import cv2
     import numpy as np
 
     out = image.copy()
+    scale = max(1.0, out.shape[1] / 640)
+    size = int(14 * scale)
     if table is not None:
         zone = np.asarray(table.zone, np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [zone], True, ZONE, 2)
     for reading in dice:
         x0, y0, x1, y1 = reading.box
-        label, read = _label(reading.to_json())
+        colours, text, read = _label(reading.to_json())
         colour = GREEN if read and reading.confidence >= CONFIDENT else AMBER
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
-                    colour, 1, cv2.LINE_AA)
+        x, y = x0, max(size + 2, y0 - 4)
+        for name in colours:
+            swatch = (x, y - size, x + size, y)
+            if name is None:
+                cv2.rectangle(out, swatch[:2], swatch[2:], colour, 1)
+            else:
+                cv2.rectangle(out, swatch[:2], swatch[2:], _bgr(name), -1)
+                cv2.rectangle(out, swatch[:2], swatch[2:], colour, 1)
+            x += size + 3
+        cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
+                    max(1, int(scale)), cv2.LINE_AA)
     ok, buffer = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         raise RuntimeError("the frame could not be encoded as JPEG")
     return buffer.tobytes()
+
+
+def _bgr(name: str) -> tuple[int, int, int]:
+    """The colour a swatch of `name` is drawn in: the dice's, the camels' and the faces' own
+    (vision's nominal colours), grey for a name vision does not know."""
+    from vision.camels import CAMEL_SETS
+    from vision.dicesets import DICE_SETS, LAST_CAMEL
+
+    colours = {d.colour: d.body_bgr for dice in DICE_SETS.values() for d in dice.dice}
+    colours.update(c for camels in CAMEL_SETS.values() for c in camels.camels)
+    colours.update((f.name, f.bgr) for f in LAST_CAMEL.faces)
+    return colours.get(name, (128, 128, 128))

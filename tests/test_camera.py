@@ -246,12 +246,13 @@ def test_a_reading_the_game_cannot_take_is_a_warning_and_never_applied(tmp_path,
 
 
 @pytest.mark.parametrize(("reading", "label"), [
-    ({"die": "blue", "value": 2, "confidence": 0.97}, ("blue 2 97%", True)),
+    ({"die": "blue", "value": 2, "confidence": 0.97}, (["blue"], "2 97%", True)),
     ({"die": "grey", "value": 3, "numeral": "black", "confidence": 0.95},
-     ("grey 3 black 95%", True)),
-    ({"die": None, "value": 2, "confidence": 0.4}, ("? 2 40%", False)),
-    ({"die": None, "face": "gold", "confidence": 0.8}, ("gold 80%", True)),
-    ({"camel": "white", "value": None, "confidence": 0.6}, ("white ? 60%", False)),
+     (["grey", "black"], "3 95%", True)),
+    ({"die": None, "value": 2, "confidence": 0.4}, ([None], "2 40%", False)),
+    ({"die": None, "face": "gold", "confidence": 0.8}, (["gold"], "80%", True)),
+    ({"camel": "white", "value": None, "confidence": 0.6}, (["white"], "? 60%", False)),
+    ({"camel": "green", "value": 2, "confidence": 0.9}, (["green"], "+2 90%", True)),
 ])
 def test_the_camera_view_labels_dice_faces_and_cards_with_what_was_read(reading, label):
     assert _label(reading) == label

@@ -55,6 +55,8 @@ STORE_NAME = "camel-companion.sqlite3"
 CALIBRATED_NAME = "calibration.toml"
 """Calibration's results, written in the state directory (the service cannot write /etc)."""
 FIRST_GAME = {"game": "camelup-2018", "players": ["Player 1", "Player 2", "Player 3"]}
+#: the languages the table can speak in: the dashboard's, which espeak-ng has voices for
+SPOKEN = ("en", "fr", "de")
 _TABLE_KEYS = {"host", "port", "pin", "buttons", "camera", "odds", "confident", "state",
                "streams", "first_game"}
 
@@ -78,6 +80,8 @@ class TableConfig:
     state: Path | None = None
     streams: int = DEFAULT_STREAMS
     first_game: Mapping[str, Any] = field(default_factory=lambda: dict(FIRST_GAME))
+    speech: str | None = None
+    """The language the table speaks in (`[speech]`, companion.speech); None: it is silent."""
 
     @classmethod
     def from_file(cls, path: Path) -> TableConfig:
@@ -90,9 +94,13 @@ class TableConfig:
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path} is not valid TOML: {e}") from None
         try:
-            return cls.from_mapping(data.get("table", {}), path)
+            settings = cls.from_mapping(data.get("table", {}), path)
         except (TypeError, ValueError) as e:
             raise ConfigError(f"{path}: [table] {e}") from None
+        try:
+            return replace(settings, speech=_speech(data.get("speech", {})))
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"{path}: [speech] {e}") from None
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], path: Path | None = None) -> TableConfig:
@@ -138,6 +146,19 @@ class TableConfig:
             return self.state
         base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
         return Path(base) / "camel-companion"
+
+
+def _speech(speech: Mapping[str, Any]) -> str | None:
+    """The `[speech]` settings: the language the table speaks in when `enabled`, else None."""
+    if not isinstance(speech, Mapping):
+        raise TypeError("must be a table")
+    unknown = set(speech) - {"enabled", "language"}
+    if unknown:
+        raise ValueError(f"has unknown key(s): {', '.join(sorted(unknown))}")
+    language = _typed(speech, "language", str, "en")
+    if language not in SPOKEN:
+        raise ValueError(f"language must be one of {', '.join(SPOKEN)}, not {language!r}")
+    return language if _typed(speech, "enabled", bool, False) else None
 
 
 def _typed(table: Mapping[str, Any], key: str, kind: Any, default: Any) -> Any:
@@ -197,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
                confident=settings.confident) as table:
         table.heartbeat.append(watchdog.feed)
         with _camera(table, settings, calibrator) as camera, \
-                _panel(table, settings), advisor(table, settings.odds), \
+                _panel(table, settings), _voice(table, settings), advisor(table, settings.odds), \
                 dashboard(table, listening, {"CALIBRATOR": calibrator,
                                              "HOTSPOT": read_hotspot(args.config)}) as server:
             watchdog.checks.append(lambda: answers_http(settings.host, server.port))
@@ -234,6 +255,17 @@ def first_game(header: Mapping[str, Any]) -> dict[str, Any]:
         return dict(header)
     return {**new_header(header["game"], header.get("players", []), random.Random()),
             **header}
+
+
+def _voice(table: Table, settings: TableConfig) -> Any:
+    """The table speaking through espeak-ng in its language; nothing when it is silent."""
+    if settings.speech is None:
+        return contextlib.nullcontext()
+    from companion.speech import Announcer, Espeak
+    from web import LANGUAGES
+    from web.translations import load
+
+    return Announcer(table, Espeak(settings.speech), load(LANGUAGES)[settings.speech])
 
 
 def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:

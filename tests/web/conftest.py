@@ -48,11 +48,6 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture
-def runner(app):
-    return app.test_cli_runner()
-
-
 def csrf(client):
     """The session's CSRF token, as the page reads it."""
     return client.get("/api/viewer").json["csrf"]

@@ -1,8 +1,6 @@
 """The New game and Calibrate pages in a real browser: Debian's Chromium, waitress, a table
 whose camera films a rendered stage."""
 
-import time
-from pathlib import Path
 
 import pytest
 
@@ -10,8 +8,9 @@ from companion.calibration import Calibrator
 from companion.camera import TableCamera
 from companion.table import Table
 from tests.play import stored_game
+from tests.waiting import eventually
 from tests.web.conftest import CHROMIUM, PIN
-from tests.web.test_browser import ARTIFACTS, PHONE
+from tests.web.test_browser import PHONE, shoot
 from vision.stage import Stage
 from web import create_app
 from web.server import Server
@@ -51,18 +50,6 @@ def unlock(page):
     page.fill("#pin", PIN)
     page.click("#pin-form button[type=submit]")
     page.wait_for_selector("#pin-form", state="hidden")
-
-
-def wait_until(done, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "gave up waiting"
-        time.sleep(0.1)
-
-
-def shoot(page, name):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(Path(ARTIFACTS) / f"{name}.png"), full_page=True)
 
 
 def test_a_new_game_is_started_from_a_phone_with_the_camels_as_placed(browser, served):
@@ -106,7 +93,8 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     page = phone(browser, url + "calibrate")
     unlock(page)
     expect(page.locator("#board-state")).to_have_text("not yet")
-    wait_until(lambda: page.evaluate("document.getElementById('camera').naturalWidth") > 0)
+    eventually(lambda: page.evaluate("document.getElementById('camera').naturalWidth") > 0,
+               timeout=30.0)
     for _ in range(5):  # a hand passing over a marker hides it: a person tries again
         page.click("#find-markers")
         page.wait_for_selector("#find-markers:enabled")

@@ -63,8 +63,6 @@ _STANDS_OUT = 1.2
 #: much of its height its head may rise above its back
 _ASKEW = 5.0
 _HEAD = 0.4
-#: a camel showing fewer core pixels than this is hidden: None at its height
-_SEEN = 6
 #: a camel is 63 % sure when the frame fits this much worse (in colour_distance units summed
 #: over pixels) with it swapped for any other camel, moved anywhere else, or taken off
 _SURE = 200.0

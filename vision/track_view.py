@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.calibrate import CalibrationError, TableCalibration
 from vision.colours import colour_distance, colour_feature
-from vision.table import TRACK_SPACES, BoardLayout
+from vision.table import BoardLayout
 
 #: outlines are drawn with this many fractional bits (cv2's `shift`), so a small image keeps
 #: a camel's outline to a fraction of a pixel
@@ -126,13 +126,3 @@ class TrackView:
                  (across, width / 2, along, length / 2), (-across, width / 2, along, length / 2)]
         normal, depth, direction, half = max(faces, key=lambda f: f[3] * (f[0] @ view))
         return np.array([x, y]) + normal * (depth - min(3.0, depth / 2)), direction, half
-
-    def spaces_in_view(self) -> list[int]:
-        """The spaces whose stacks, as tall as they come, lie wholly in the image."""
-        w, h = self.table.image_size
-        seen = []
-        for space in range(1, TRACK_SPACES + 1):
-            pts = self.camel_outline(space, 0, levels=self.most).reshape(-1, 2) / (1 << SHIFT)
-            if pts.min() >= 0 and pts[:, 0].max() < w and pts[:, 1].max() < h:
-                seen.append(space)
-        return seen

@@ -74,10 +74,12 @@ def scored(sessions, frames: int, *, hand: bool) -> BoardScore:
 
 def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
     total = scored(sessions, 3, hand=False)
-    # about 95 % right and 2 % wrong on the benchmark's tables (docs/vision.md); a line on
-    # some 70 camels drawn afresh, with room for a bad draw
-    assert total.share(total.right) >= 0.85, total.summary()
-    assert total.share(total.wrong) <= 0.12, total.summary()
+    # 94 % right and 2 % wrong on the benchmark's 60 tables, but 84 % right in dim light
+    # (docs/vision.md): a line on some 70 camels of four tables drawn afresh (two lights),
+    # low enough that a bad draw of lights does not fail it, high enough that a broken reader
+    # does
+    assert total.share(total.right) >= 0.75, total.summary()
+    assert total.share(total.wrong) <= 0.15, total.summary()
     assert total.false <= 3, total.summary()
 
 

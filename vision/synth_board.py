@@ -276,6 +276,14 @@ class BoardSession:
     setup: BoardFrame
     rng: np.random.Generator
 
+    def set_up_again(self) -> BoardFrame:
+        """A new set-up frame, each camel alone on another space, as a person lays them out
+        again when the set-up is refused."""
+        camels = setup_camels(self.rng, self.table.track, camel_set(self.game))
+        self.setup = board_frame(self.table, camels, self.light, self.rng, hand=False,
+                                 tiles=False)
+        return self.setup
+
     def frame(self, *, hand: bool | None = None,
               stacks: Mapping[int, Sequence[str]] | None = None) -> BoardFrame:
         """The next frame: the camels somewhere else on the track, or where `stacks` (space:

@@ -34,19 +34,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _check_board(args: argparse.Namespace) -> int:
     from vision.config import load_config
-    from vision.offline import board_reader, load_image, unreadable
+    from vision.offline import Unreadable, board_reader, image_at
 
     try:
         game = load_game(args.log)
         config = load_config(args.config)
         reader, size = board_reader(args.calibration, game.header["game"], config,
                                     config.threshold)
-        frame = load_image(args.image)
-        if frame is None:
-            raise ValueError(f"cannot read {args.image}: {unreadable(args.image)}")
-        if (frame.shape[1], frame.shape[0]) != size:
-            raise ValueError(f"{args.image} is {frame.shape[1]}x{frame.shape[0]}, not the "
-                             f"set-up frame's {size[0]}x{size[1]}")
+        frame = image_at(args.image, size)
+    except Unreadable as e:
+        print(f"camel-companion: cannot read {args.image}: {e}", file=sys.stderr)
+        return 2
     except (CompanionError, ValueError, OSError) as e:
         print(f"camel-companion: {e}", file=sys.stderr)
         return 2

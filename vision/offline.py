@@ -36,6 +36,10 @@ class _Refused(ValueError):
     """Bad input: its message is the one line to show."""
 
 
+class Unreadable(ValueError):
+    """One image cannot be read: its message says why (the others are read all the same)."""
+
+
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def guarded(args: argparse.Namespace) -> int:
         try:
@@ -48,49 +52,56 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 
 def _read_dice(args: argparse.Namespace) -> int:
     """read-dice: every image read, as JSON or a line each."""
-    config = load_config(config_path(args.config))
-    threshold = config.threshold if args.threshold is None else args.threshold
-    if not 0.0 <= threshold <= 1.0:
-        raise _Refused("--threshold must lie between 0 and 1")
+    config, threshold = _settings(args)
     if args.dice == "any":
         reader = DiceReader(threshold=threshold)
         make = None
     else:
         game = args.game or config.game
         reader, make = _game_reader(game, config, args.calibration, threshold)
-    return _read_all(args, "dice", lambda image: (make(image) if make is not None
-                                                  else reader).read(image))
+    return _read_all(args, _listed("dice", lambda image: (
+        make(image) if make is not None else reader).read(image)), lambda r: _line(r, "dice"))
 
 
-def _read_all(args: argparse.Namespace, key: str,
-              read: Callable[[np.ndarray], list]) -> int:
-    """Read every image with `read`, print the results under `key` (as JSON, or a line each),
-    and say 2 when any image could not be opened."""
+def _settings(args: argparse.Namespace) -> tuple[VisionConfig, float]:
+    """A read command's configuration, and the confidence below which a reading is null."""
+    config = load_config(config_path(args.config))
+    threshold = config.threshold if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise _Refused("--threshold must lie between 0 and 1")
+    return config, threshold
+
+
+def _listed(key: str, read: Callable[[np.ndarray], list]) -> Callable[[Path], dict]:
+    """What the image at a path shows, as `read` finds it, listed under `key`."""
+    return lambda path: {key: [r.to_json() for r in read(image_at(path))]}
+
+
+def _read_all(args: argparse.Namespace, read: Callable[[Path], dict],
+              line: Callable[[dict], str]) -> int:
+    """What each image shows (`read`: its results' fields, or Unreadable), printed as JSON or
+    a `line` each; 2 when any image could not be read."""
     results, failed = [], False
     for path in args.images:
-        image = load_image(path)
-        if image is None:
+        try:
+            results.append({"image": str(path), **read(path)})
+        except Unreadable as e:
             failed = True
-            results.append({"image": str(path), "error": unreadable(path)})
-            continue
-        results.append({"image": str(path), key: [r.to_json() for r in read(image)]})
+            results.append({"image": str(path), "error": str(e)})
     if args.json:
         print(json.dumps(results))
     else:
         for result in results:
-            print(_line(result, key))
+            print(line(result))
     if failed:
-        print("camel-companion: some images could not be opened (marked in the output)",
+        print("camel-companion: some images could not be read (marked in the output)",
               file=sys.stderr)
     return 2 if failed else 0
 
 
 def _read_cards(args: argparse.Namespace) -> int:
     """read-cards: every image's racing cards, as JSON or a line each."""
-    config = load_config(config_path(args.config))
-    threshold = config.threshold if args.threshold is None else args.threshold
-    if not 0.0 <= threshold <= 1.0:
-        raise _Refused("--threshold must lie between 0 and 1")
+    config, threshold = _settings(args)
     table, colours = config.calibration, None
     if args.calibration is not None:
         shot = load_image(args.calibration)
@@ -108,35 +119,15 @@ def _read_cards(args: argparse.Namespace) -> int:
             readers[size] = CardReader(colours, table=found, threshold=threshold)
         return readers[size].read(image)
 
-    return _read_all(args, "cards", read)
+    return _read_all(args, _listed("cards", read), lambda r: _line(r, "cards"))
 
 
 def _read_board(args: argparse.Namespace) -> int:
     """read-board: every image's stacks of camels, as JSON or a line each."""
-    config = load_config(config_path(args.config))
-    threshold = config.threshold if args.threshold is None else args.threshold
-    if not 0.0 <= threshold <= 1.0:
-        raise _Refused("--threshold must lie between 0 and 1")
+    config, threshold = _settings(args)
     reader, size = board_reader(args.calibration, args.game or config.game, config, threshold)
-    results, failed = [], False
-    for path in args.images:
-        image = load_image(path)
-        if image is None or (image.shape[1], image.shape[0]) != size:
-            failed = True
-            why = unreadable(path) if image is None else (
-                f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's {size[0]}x{size[1]}")
-            results.append({"image": str(path), "error": why})
-            continue
-        results.append({"image": str(path), **reader.read(image).to_json()})
-    if args.json:
-        print(json.dumps(results))
-    else:
-        for result in results:
-            print(_board_line(result))
-    if failed:
-        print("camel-companion: some images could not be read (marked in the output)",
-              file=sys.stderr)
-    return 2 if failed else 0
+    return _read_all(args, lambda path: reader.read(image_at(path, size)).to_json(),
+                     _board_line)
 
 
 def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: float
@@ -220,6 +211,18 @@ def _table_in(image: np.ndarray, config: VisionConfig) -> TableCalibration | Non
         return None
 
 
+def image_at(path: Path, size: tuple[int, int] | None = None) -> np.ndarray:
+    """The image at `path` (BGR), of `size` (width, height) when given; Unreadable saying
+    why not."""
+    image = load_image(path)
+    if image is None:
+        raise Unreadable(unreadable(path))
+    if size is not None and (image.shape[1], image.shape[0]) != size:
+        raise Unreadable(f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's "
+                         f"{size[0]}x{size[1]}")
+    return image
+
+
 def load_image(path: Path) -> np.ndarray | None:
     """The image at `path` (BGR), or None when it cannot be read as one."""
     try:
@@ -230,6 +233,7 @@ def load_image(path: Path) -> np.ndarray | None:
 
 
 def unreadable(path: Path) -> str:
+    """Why the file at `path` is not an image."""
     if not path.exists():
         return "no such file"
     if path.is_dir():

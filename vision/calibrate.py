@@ -28,8 +28,19 @@ class CalibrationError(ValueError):
 
 
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
+    """The table's markers seen in `image`: id -> centre (x, y) in pixels. A marker missed is
+    looked for again in the image at twice its size: far off, seen at a slant (a camera that
+    takes in the whole board), a marker is a few pixels a cell, too few for the detector."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    found = _markers_in(gray)
+    if len(found) < len(MARKER_IDS):
+        larger = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        for marker_id, centre in _markers_in(larger).items():
+            found.setdefault(marker_id, (centre + 0.5) / 2 - 0.5)
+    return found
+
+
+def _markers_in(gray: np.ndarray) -> dict[int, np.ndarray]:
     corners, ids = detect_markers(gray)
     found = {}
     if ids is not None:

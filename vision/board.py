@@ -66,6 +66,8 @@ _HEAD = 0.4
 #: a camel is 63 % sure when the frame fits this much worse (in colour_distance units summed
 #: over pixels) with it swapped for any other camel, moved anywhere else, or taken off
 _SURE = 200.0
+#: the hand check looks at the frame at this share of its size
+_HAND_SCALE = 0.25
 #: a pixel whose colour differs from the set-up frame's by this share of the light there, in
 #: a channel, shows something new (skin is near the colour of a sandy board)
 _HAND_CHANGE = 0.15
@@ -198,6 +200,16 @@ class BoardReader:
                                  cv2.INPAINT_TELEA)
         self._drawing = _Drawing(self.view, len(self.names))
         self._bare_colours = colour_feature(self._drawing.crop(self._bare).astype(np.float64))
+        # what the hand check compares each frame with, at its size: the bare board, where
+        # the set-up camels stood, and the board
+        bare = cv2.resize(self._bare, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
+                          interpolation=cv2.INTER_AREA).astype(np.float32)
+        self._hand_bare = bare, np.maximum(np.median(bare.reshape(-1, 3), axis=0), 1.0)
+        self._hand_under = cv2.resize(under, (bare.shape[1], bare.shape[0]),
+                                      interpolation=cv2.INTER_NEAREST) == 0
+        self._hand_board = np.zeros(bare.shape[:2], np.uint8)
+        cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
+                           shift=SHIFT)
 
     def read(self, frame: np.ndarray) -> BoardReading:
         """The stacks the frame shows, or that a hand is over the board."""
@@ -248,8 +260,7 @@ class BoardReader:
         for _ in range(_ROUNDS):
             improved = False
             for camel in range(n):
-                base = {s: [c for c in pile if c != camel] for s, pile in stacks.items()}
-                base = {s: pile for s, pile in base.items() if pile}
+                base = _without(stacks, camel)
                 options = [base, *_placings(base, camel, candidates)]
                 gains = [change(stacks, option) for option in options]
                 best = int(np.argmin(gains))
@@ -257,8 +268,7 @@ class BoardReader:
                     stacks, improved = options[best], True
             for a in range(n):
                 for b in range(a + 1, n):
-                    option = {s: [b if c == a else a if c == b else c for c in pile]
-                              for s, pile in stacks.items()}
+                    option = _swapped(stacks, a, b)
                     if option != stacks and change(stacks, option) < -1e-6:
                         stacks, improved = option, True
             if not improved:
@@ -276,10 +286,8 @@ class BoardReader:
             camels: list[str | None] = []
             sure = []
             for camel in found[space]:
-                others = [{s: [b if c == camel else camel if c == b else c for c in pile]
-                           for s, pile in found.items()} for b in range(n) if b != camel]
-                base = {s: [c for c in pile if c != camel] for s, pile in found.items()}
-                base = {s: pile for s, pile in base.items() if pile}
+                others = [_swapped(found, camel, b) for b in range(n) if b != camel]
+                base = _without(found, camel)
                 moved = [o for o in _placings(base, camel, candidates) if o != found]
                 worse = min([drawing.change(costs, found, o) for o in others + moved]
                             + [drawing.change(costs, found, base) + _ABSENT])
@@ -294,29 +302,24 @@ class BoardReader:
         away from every camel found now or standing there at set-up, over part of the board
         and reaching beyond it, as an arm does (a tile, a shadow, a card lies on the board or
         beside it)."""
-        small = 0.25
-        now = cv2.resize(smooth, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
-        before = cv2.resize(self._bare, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
-        now, before = now.astype(np.float32), before.astype(np.float32)
+        small = _HAND_SCALE
+        now = cv2.resize(smooth, None, fx=small, fy=small,
+                         interpolation=cv2.INTER_AREA).astype(np.float32)
+        bare, bare_median = self._hand_bare
         # a camera's exposure drifts: compare the two at one overall brightness, each channel
         # by its share of the light there (skin is near the colour of a sandy board)
-        gain = np.median(now.reshape(-1, 3), axis=0) / np.maximum(
-            np.median(before.reshape(-1, 3), axis=0), 1.0)
-        before = before * gain
+        before = bare * (np.median(now.reshape(-1, 3), axis=0) / bare_median)
         changed = ((np.abs(now - before) / (before + 30.0)).max(axis=2)
                    > _HAND_CHANGE).astype(np.uint8)
         for space, pile in found.items():
             cv2.fillConvexPoly(changed, self.view.camel_outline(
                 space, 0, grow=_ASKEW, levels=len(pile), head=_HEAD, scale=small), 0,
                 shift=SHIFT)
-        under = cv2.resize(self._under, (changed.shape[1], changed.shape[0]),
-                           interpolation=cv2.INTER_NEAREST)
-        changed &= (under == 0)
+        changed &= self._hand_under
         # specks away, then a hand's pieces joined (skin on a sandy board shows in parts)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        board = np.zeros_like(changed)
-        cv2.fillConvexPoly(board, self.view.board_outline(scale=small), 1, shift=SHIFT)
+        board = self._hand_board
         count, parts = cv2.connectedComponents(changed)
         if count < 2:
             return False
@@ -351,6 +354,18 @@ def _camel_costs(camels: list[tuple[tuple[float, float, float], ...]]) -> np.nda
         near = colour_distance(colours[:, None], features[None], shading=_SHADING).min(axis=1)
         table[:, k] = np.minimum(near, _CLIP)
     return table
+
+
+def _without(stacks: dict[int, list[int]], camel: int) -> dict[int, list[int]]:
+    """`stacks` with `camel` taken off the board, the camels above it come down a step."""
+    left = {space: [c for c in pile if c != camel] for space, pile in stacks.items()}
+    return {space: pile for space, pile in left.items() if pile}
+
+
+def _swapped(stacks: dict[int, list[int]], a: int, b: int) -> dict[int, list[int]]:
+    """`stacks` with camels `a` and `b` in each other's places."""
+    return {space: [b if c == a else a if c == b else c for c in pile]
+            for space, pile in stacks.items()}
 
 
 def _placings(stacks: dict[int, list[int]], camel: int, spaces: set[int]
@@ -393,14 +408,14 @@ class _Drawing:
         #: what the stacks moves are tried from cost in a region, while they are tried (each
         #: kept with its stacks, so the id in its key stands for them alone)
         self._before: dict[tuple[int, tuple[int, int, int, int]], tuple[Mapping, float]] = {}
-        self.boxes = {}
+        boxes_of = {}
         for key, (whole, _) in self.outlines.items():
             x, y, w, h = cv2.boundingRect(whole.reshape(-1, 2) >> SHIFT)
-            self.boxes[key] = (max(0, x), max(0, y), x + w + 2, y + h + 2)
+            boxes_of[key] = (max(0, x), max(0, y), x + w + 2, y + h + 2)
         self.extents = {}
         for space in range(1, TRACK_SPACES + 1):
             for count in range(1, n + 1):
-                boxes = [self.boxes[space, level] for level in range(count)]
+                boxes = [boxes_of[space, level] for level in range(count)]
                 self.extents[space, count] = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                                               max(b[2] for b in boxes), max(b[3] for b in boxes))
         #: each pixel's place in the drawing, row by row
@@ -439,6 +454,8 @@ class _Drawing:
     def crop(self, image: np.ndarray) -> np.ndarray:
         """The part of `image` (a full frame) the drawing covers, at its scale."""
         x0, y0, x1, y1 = self.box
+        if _SCALE == 1.0:
+            return image[y0:y1, x0:x1]
         small = cv2.resize(image, None, fx=_SCALE, fy=_SCALE, interpolation=cv2.INTER_AREA)
         return small[y0:y1, x0:x1]
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import logging
 import threading
 import time
@@ -351,10 +352,16 @@ def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
 def _bgr(name: str) -> tuple[int, int, int]:
     """The colour a swatch of `name` is drawn in: the dice's, the camels' and the faces' own
     (vision's nominal colours), grey for a name vision does not know."""
+    return _swatches().get(name, (128, 128, 128))
+
+
+@functools.cache
+def _swatches() -> dict[str, tuple[int, int, int]]:
+    """Every colour vision knows by name, gathered once."""
     from vision.camels import CAMEL_SETS
     from vision.dicesets import DICE_SETS, LAST_CAMEL
 
     colours = {d.colour: d.body_bgr for dice in DICE_SETS.values() for d in dice.dice}
     colours.update(c for camels in CAMEL_SETS.values() for c in camels.camels)
     colours.update((f.name, f.bgr) for f in LAST_CAMEL.faces)
-    return colours.get(name, (128, 128, 128))
+    return colours

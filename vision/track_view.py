@@ -44,25 +44,20 @@ class TrackView:
         """The outline in the image (`scale` times the frame, SHIFT fractional bits) of the
         camel `level` up the stack on `space`, its box grown by `grow` mm each way across
         the table, `levels` camels tall, and `head` times a camel's height more on top."""
-        x, y = self.track.spaces[space - 1]
+        middle, along, across = self._axes(space)
         length, width, height = self.track.camel
-        yaw = self.track.heading(space)
-        c, s = np.cos(yaw), np.sin(yaw)
         a, b = length / 2 + grow, width / 2 + grow
-        foot = [(x + c * u - s * v, y + s * u + c * v) for u in (-a, a) for v in (-b, b)]
+        foot = [middle + along * u + across * v for u in (-a, a) for v in (-b, b)]
         z0 = level * self.track.stack_step
         z1 = z0 + (levels - 1) * self.track.stack_step + height * (1 + head)
-        box = np.array([(fx, fy, z) for fx, fy in foot for z in (z0, z1)])
-        return cv2.convexHull(np.round(self.table.project(box) * scale * (1 << SHIFT))
-                              .astype(np.int32))
+        return cv2.convexHull(self._pixels([(*f, z) for f in foot for z in (z0, z1)], scale))
 
     def board_outline(self, *, scale: float = 1.0, height: float = 0.0) -> np.ndarray:
         """The outline in the image (SHIFT fractional bits) of the track's spaces and of
         everything up to `height` mm above them."""
         x0, y0, x1, y1 = self.extent()
-        box = np.array([(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (0.0, height)])
-        return cv2.convexHull(np.round(self.table.project(box) * scale * (1 << SHIFT))
-                              .astype(np.int32))
+        return cv2.convexHull(self._pixels(
+            [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (0.0, height)], scale))
 
     def space_outline(self, space: int, share: float = 1.0, *, scale: float = 1.0
                       ) -> np.ndarray:
@@ -70,9 +65,21 @@ class TrackView:
         its side, on the board."""
         x, y = self.track.spaces[space - 1]
         half = self.track.space_size * share / 2
-        corners = np.array([(x - half, y - half, 0.0), (x + half, y - half, 0.0),
-                            (x + half, y + half, 0.0), (x - half, y + half, 0.0)])
-        return np.round(self.table.project(corners) * scale * (1 << SHIFT)).astype(np.int32)
+        return self._pixels([(x - half, y - half, 0.0), (x + half, y - half, 0.0),
+                             (x + half, y + half, 0.0), (x - half, y + half, 0.0)], scale)
+
+    def _pixels(self, points: list, scale: float) -> np.ndarray:
+        """Table points (mm, z up) in the image, `scale` times the frame, SHIFT fractional
+        bits, as OpenCV draws them."""
+        uv = self.table.project(np.array(points, np.float64))
+        return np.round(uv * scale * (1 << SHIFT)).astype(np.int32)
+
+    def _axes(self, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`space`'s middle (table mm), the direction the race runs through it, and the
+        direction across it."""
+        yaw = self.track.heading(space)
+        along = np.array([np.cos(yaw), np.sin(yaw)])
+        return np.array(self.track.spaces[space - 1]), along, np.array([-along[1], along[0]])
 
     def extent(self) -> tuple[float, float, float, float]:
         """The track's extent in mm: half a space beyond its outer spaces' middles."""
@@ -88,13 +95,11 @@ class TrackView:
         (colour_distance units), and those two colours (None: out of view)."""
         x, y = self.track.spaces[space - 1]
         length, width, height = self.track.camel
-        yaw = self.track.heading(space)
-        along = np.array([np.cos(yaw), np.sin(yaw)])
-        across = np.array([-along[1], along[0]])
+        centre, along, across = self._axes(space)
         middle, direction, half = self._face(space)
         side = [(*(middle + direction * a), z) for z in np.linspace(0.3, 0.7, 5) * height
                 for a in np.linspace(-0.3, 0.3, 5) * half]
-        back = [(*(np.array([x, y]) + along * a + across * b), height)
+        back = [(*(centre + along * a + across * b), height)
                 for a in np.linspace(-0.3, 0.2, 4) * length
                 for b in np.linspace(-0.2, 0.2, 3) * width]
         reach = 0.38 * self.track.space_size
@@ -115,14 +120,11 @@ class TrackView:
     def _face(self, space: int) -> tuple[np.ndarray, np.ndarray, float]:
         """The side of a camel on `space` the camera sees widest: the middle of its foot
         (table mm, a little inside it), the direction along it, and its half-length."""
-        x, y = self.track.spaces[space - 1]
-        yaw = self.track.heading(space)
+        middle, along, across = self._axes(space)
         length, width, _ = self.track.camel
-        along = np.array([np.cos(yaw), np.sin(yaw)])
-        across = np.array([-along[1], along[0]])
-        to_eye = self.eye[:2] - (x, y)
+        to_eye = self.eye[:2] - middle
         view = to_eye / np.linalg.norm(to_eye)
         faces = [(along, length / 2, across, width / 2), (-along, length / 2, across, width / 2),
                  (across, width / 2, along, length / 2), (-across, width / 2, along, length / 2)]
         normal, depth, direction, half = max(faces, key=lambda f: f[3] * (f[0] @ view))
-        return np.array([x, y]) + normal * (depth - min(3.0, depth / 2)), direction, half
+        return middle + normal * (depth - min(3.0, depth / 2)), direction, half

@@ -40,9 +40,9 @@ class Disagreement:
 
 def disagreements(track: Track, board: Board) -> list[Disagreement]:
     """The spaces of the track where `board` contradicts `track`."""
-    return [Disagreement(space, track.stack_at(space), tuple(board.get(space, ())))
-            for space in SPACES
-            if not _agrees(track.stack_at(space), tuple(board.get(space, ())))]
+    each = (Disagreement(space, track.stack_at(space), tuple(board.get(space, ())))
+            for space in SPACES)
+    return [d for d in each if not _agrees(d.game, d.camera)]
 
 
 def _agrees(game: Sequence[str], camera: Sequence[str | None]) -> bool:

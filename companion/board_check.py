@@ -50,6 +50,49 @@ def _agrees(game: Sequence[str], camera: Sequence[str | None]) -> bool:
                                             for g, c in zip(game, camera, strict=True))
 
 
+def reads_board(game: Game) -> bool:
+    """Whether the camera's board can be checked against `game`: a game of the board, its
+    camels on a track of 16 spaces moved by its dice."""
+    state = game.state
+    return isinstance(getattr(state, "track", None), Track) and hasattr(state, "edition")
+
+
+def board_from_json(line: Any) -> dict[int, tuple[str | None, ...]]:
+    """The board in a camera's reading (`vision.board`'s JSON: `stacks`, each a `space` and
+    its `camels`, bottom to top), checked: an `IllegalAction` says what is wrong with it."""
+    stacks = line.get("stacks") if isinstance(line, Mapping) else None
+    if not isinstance(stacks, list):
+        raise IllegalAction('a board reading has "stacks": a list of spaces and their camels')
+    board: dict[int, tuple[str | None, ...]] = {}
+    for stack in stacks:
+        space = stack.get("space") if isinstance(stack, Mapping) else None
+        camels = stack.get("camels") if isinstance(stack, Mapping) else None
+        if not (isinstance(space, int) and not isinstance(space, bool) and space in SPACES
+                and isinstance(camels, list) and camels
+                and all(c is None or isinstance(c, str) for c in camels)):
+            raise IllegalAction(f"a stack of a board reading is a space 1-16 and its camels, "
+                                f"bottom to top, not {stack!r}")
+        if space in board:
+            raise IllegalAction(f"a board reading gives space {space} twice")
+        board[space] = tuple(camels)
+    return board
+
+
+def board_alert(game: Game, board: Board) -> dict[str, Any] | None:
+    """What every page shows when `board` contradicts `game`: the spaces, and the fix to
+    offer in one tap (`fix`: the index of the last roll and the roll to put in its place,
+    when exactly one explains the board; `rolls`: how many do). None when they agree."""
+    wrong = disagreements(game.state.track, board)
+    if not wrong:
+        return None
+    rolls = explaining_rolls(game, board)
+    last = max((k for k, action in enumerate(game.actions) if action.action == "roll"),
+               default=None)
+    return {"disagreements": [d.to_json() for d in wrong], "rolls": len(rolls),
+            "fix": ({"index": last, "action": rolls[0].to_json()} if len(rolls) == 1
+                    else None)}
+
+
 def explaining_rolls(game: Game, board: Board) -> list[Any]:
     """The rolls that, in place of the game's last roll, would leave a track `board` agrees
     with, the actions after it replayed: every die of the game, each value, each numeral

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.board_check import board_alert, board_from_json, reads_board
 from companion.errors import CompanionError, IllegalAction
 from companion.readings import CONFIDENT, FaceReading, confirm, confirm_roll, judge, reading_for
 from companion.snapshot import Snapshot, build_view
@@ -216,6 +217,40 @@ class RejectPending(Command):
 
 
 @dataclass(frozen=True)
+class BoardSeen(Command):
+    """What the camera read of the board once it lay still (`vision.board`'s JSON, and
+    `picture`: where each space is in the frame it was read from), checked against the game:
+    a disagreement raises the board alert on every page."""
+
+    reading: Mapping[str, Any]
+
+    def run(self, table: Table) -> Change:
+        if not reads_board(table.stored.game):
+            raise IllegalAction("this game has no board the camera reads")
+        board = board_from_json(self.reading)
+        picture = self.reading.get("picture")
+        table.board_seen = (board, picture if isinstance(picture, Mapping) else None)
+        return table.check_board(raising=True)
+
+
+@dataclass(frozen=True)
+class DismissBoard(Command):
+    """The players put the table right by hand: the board alert `alert` goes, and the board
+    is checked afresh once the camera sees it still again."""
+
+    alert: int | None = None
+
+    def run(self, table: Table) -> Change:
+        shown = table.board_alert
+        if shown is None:
+            raise IllegalAction("the board and the game agree: there is nothing to dismiss")
+        if self.alert is not None and self.alert != shown["id"]:
+            raise IllegalAction(f"board alert {self.alert} is gone already")
+        table.board_alert = table.board_seen = None
+        return Change.VIEW
+
+
+@dataclass(frozen=True)
 class PublishOdds(Command):
     """Odds computed from the snapshot numbered `version`: shown unless the game moved on."""
 
@@ -265,6 +300,11 @@ class Table:
         """The odds of the current game version, set on the table's thread only."""
         self.notice: dict[str, Any] | None = None
         """The latest notice for the pages, set on the table's thread only."""
+        self.board_seen: tuple[dict[int, Any], Mapping[str, Any] | None] | None = None
+        """The board the camera last read still, and where its spaces are in the picture."""
+        self.board_alert: dict[str, Any] | None = None
+        """Where the board and the game disagree, while they do (see `check_board`)."""
+        self._alerts = 0
         self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
         self._published = threading.Condition()
         self._snapshot: Snapshot | None = None
@@ -368,6 +408,12 @@ class Table:
     def see(self, reading: Mapping[str, Any]) -> Snapshot:
         return self.ask(Seen(reading))
 
+    def see_board(self, reading: Mapping[str, Any]) -> Snapshot:
+        return self.ask(BoardSeen(reading))
+
+    def dismiss_board(self, alert: int | None = None) -> Snapshot:
+        return self.ask(DismissBoard(alert))
+
     def new_game(self, header: Mapping[str, Any]) -> Snapshot:
         return self.ask(NewGame(header))
 
@@ -382,6 +428,27 @@ class Table:
         """For commands: store a new game (its header checked first) and play it from now."""
         self._stored = self.stored.store.new_game(header)
         self.odds = None
+        self.board_seen = self.board_alert = None
+
+    def check_board(self, *, raising: bool) -> Change:
+        """For commands: compare the board last seen with the game, keeping the board alert
+        up to date. A new alert is raised only when `raising` (a fresh reading of a still
+        board) and no reading waits for OK or NO (the die on the table is not in the game
+        yet); any change to the game may end one, or change what it says."""
+        if self.board_seen is None or not reads_board(self.stored.game):
+            return Change.NOTHING
+        board, picture = self.board_seen
+        found = board_alert(self.stored.game, board)
+        shown = self.board_alert
+        if found is None or (shown is None and (not raising or self.stored.pending())):
+            self.board_alert = None
+            return Change.NOTHING if shown is None else Change.VIEW
+        if shown is None:
+            self._alerts += 1
+        number = self._alerts if shown is None else shown["id"]
+        self.board_alert = {"id": number, **found, "picture": picture,
+                            "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        return Change.VIEW
 
     def waiting(self, reading: int | None = None) -> Record:
         """For commands: the waiting reading numbered `reading`, or the oldest one."""
@@ -467,6 +534,7 @@ class Table:
         version = 1 if before is None else before.version + 1
         if change is Change.GAME:
             self.odds = None
+            self.check_board(raising=False)
             game_version = version
         else:
             assert before is not None
@@ -474,6 +542,7 @@ class Table:
         stored = self.stored
         view = build_view(stored.game, stored.records(), version=version,
                           extra={"odds": self.odds, "notice": self.notice,
+                                 "board": self.board_alert,
                                  "camera": {"on": self.camera is not None
                                             and bool(self.camera.is_on)}})
         snapshot = Snapshot(version, game_version, stored.game.state, view)

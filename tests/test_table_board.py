@@ -1,0 +1,102 @@
+"""The table checks the board the camera reads against the game, and raises the board alert."""
+
+import pytest
+
+from companion.demo import LAST_CAMEL_BOARD
+from companion.errors import IllegalAction
+from companion.table import Table
+from tests.play import SPREAD_2014, stored_game
+
+START = {1: ["blue"], 2: ["green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 1}
+
+
+def seen(stacks, **extra):
+    """A camera's reading of the board with `stacks` (space: camels bottom to top)."""
+    return {"stacks": [{"space": space, "camels": camels, "confidence": 0.9}
+                       for space, camels in sorted(stacks.items())], "hand": False, **extra}
+
+
+@pytest.fixture
+def table(tmp_path):
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
+        yield table
+
+
+def test_a_board_as_the_game_has_it_raises_nothing(table):
+    assert table.see_board(seen(START)).view["board"] is None
+    after = table.push(ROLL)
+    # the die is in the game before anyone moves the camel: the board seen before says nothing
+    assert after.view["board"] is None
+    moved = {**START, 1: [], 2: ["green", "blue"]}
+    assert table.see_board(seen({k: v for k, v in moved.items() if v})).view["board"] is None
+
+
+def test_a_misread_roll_is_shown_with_the_roll_that_explains_the_board(table):
+    table.push(ROLL)
+    board = {2: ["green"], 3: ["orange"], 4: ["blue"], 5: ["yellow"], 7: ["white"]}
+    picture = {"size": [1280, 720], "spaces": {"2": [[1, 2], [3, 4], [5, 6]]}}
+    alert = table.see_board(seen(board, picture=picture)).view["board"]
+    assert alert["id"] == 1 and alert["rolls"] == 1 and alert["picture"] == picture
+    assert alert["disagreements"] == [
+        {"space": 2, "game": ["green", "blue"], "camera": ["green"]},
+        {"space": 4, "game": [], "camera": ["blue"]}]
+    assert alert["fix"] == {"index": 0, "action": {**ROLL, "value": 3}}
+    fixed = table.replace(alert["fix"]["index"], alert["fix"]["action"])
+    assert fixed.view["board"] is None and fixed.view["track"]["4"] == ["blue"]
+
+
+def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
+    table.push(ROLL)
+    wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+    alert = table.see_board(seen(wrong)).view["board"]
+    assert alert["fix"] is None and alert["rolls"] == 0
+    assert alert["disagreements"] == [
+        {"space": 2, "game": ["green", "blue"], "camera": ["blue", "green"]}]
+    # the game moving on does not end it while the board still contradicts it
+    bet = table.push({"player": "Bob", "action": "leg_bet", "camel": "blue"})
+    assert bet.view["board"]["id"] == alert["id"]
+    with pytest.raises(IllegalAction, match="board alert 7 is gone already"):
+        table.dismiss_board(7)
+    assert table.dismiss_board(alert["id"]).view["board"] is None
+    with pytest.raises(IllegalAction, match="nothing to dismiss"):
+        table.dismiss_board()
+    # the players set the stack right: the next still board agrees
+    right = {2: ["green", "blue"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+    assert table.see_board(seen(right)).view["board"] is None
+
+
+def test_no_alert_while_a_die_waits_for_ok(table):
+    table.see({"die": "blue", "value": 1, "confidence": 0.3})
+    assert table.snapshot.view["pending"]
+    moved = {2: ["green", "blue"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+    assert table.see_board(seen(moved)).view["board"] is None
+    assert table.accept_pending().view["board"] is None
+
+
+@pytest.mark.parametrize("reading, match", [
+    ({"stacks": "all of them"}, '"stacks": a list'),
+    ({"stacks": [{"space": 17, "camels": ["blue"]}]}, "a space 1-16"),
+    ({"stacks": [{"space": 2, "camels": []}]}, "a space 1-16 and its camels"),
+    ({"stacks": [{"space": 2, "camels": ["blue"]}, {"space": 2, "camels": ["green"]}]},
+     "gives space 2 twice"),
+])
+def test_a_malformed_board_reading_is_refused_and_changes_nothing(table, reading, match):
+    before = table.snapshot
+    with pytest.raises(IllegalAction, match=match):
+        table.see_board(reading)
+    assert table.snapshot is before and table.board_seen is None
+
+
+def test_a_game_without_a_board_refuses_a_board_reading(tmp_path):
+    header = {"game": "last-camel", "players": ["Ann", "Bob"], **LAST_CAMEL_BOARD}
+    with Table(stored_game(tmp_path / "last.sqlite3", header)) as table, \
+            pytest.raises(IllegalAction, match="no board the camera reads"):
+        table.see_board(seen({1: ["blue"]}))
+
+
+def test_a_new_game_forgets_the_board(table):
+    table.push(ROLL)
+    table.see_board(seen({2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}))
+    after = table.new_game(SPREAD_2014)
+    assert after.view["board"] is None and table.snapshot.view["board"] is None

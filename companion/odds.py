@@ -101,7 +101,7 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     cells = layout.cells(state)
     if state.finished:
         settle(cells, np.ones(1), np.ones(1, dtype=bool))
-        ends = cells[:0], np.zeros(0)
+        ends = cells[:, :0], np.zeros(0)
     else:
         played = _play_leg(layout, state.dice_in_pyramid, cells, np.ones(1), codes=codes,
                            rolls=edition.dice_per_leg - len(state.dice_out), settle=settle,
@@ -141,16 +141,16 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
             return None
         parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
                                                  prob=prob / (len(dice) - step))
-        cells, landed, over = move(layout, cells[parent], camel, steps, codes=codes)
+        cells, landed, over = move(layout, cells.take(parent, axis=1), camel, steps, codes=codes)
         if landings is not None:
             landings += np.bincount(landed, p, len(landings))
         if step == rolls - 1:
             settle(cells, p, over)
-            return cells[~over], p[~over]
+            return cells[:, ~over], p[~over]
         mask = mask[parent] & ~bit
         if over.any():
-            settle(cells[over], p[over], over[over])
-            cells, mask, p = cells[~over], mask[~over], p[~over]
+            settle(cells[:, over], p[over], over[over])
+            cells, mask, p = cells[:, ~over], mask[~over], p[~over]
         cells, mask, prob = _merge(cells, mask, p)
     return cells, prob
 
@@ -162,10 +162,10 @@ class _Faces:
     bit: np.ndarray
     """The die's bit in a row's mask of the dice left."""
     camel: np.ndarray
-    """The camel (column) it moves; -1 for the grey die, whose camel depends on the track."""
+    """The camel (index) it moves; -1 for the grey die, whose camel depends on the track."""
     steps: np.ndarray
     numeral: np.ndarray
-    """For the grey die, the crazy camel (column) its numeral shows."""
+    """For the grey die, the crazy camel (index) its numeral shows."""
     chance: np.ndarray
     """Its chance once its die is drawn."""
     grey: bool
@@ -176,7 +176,7 @@ class _Faces:
         faces = []
         for index, die in enumerate(dice):
             if die in layout.camels:
-                faces += [(1 << index, layout.column(die), value, 0, 1 / 3) for value in (1, 2, 3)]
+                faces += [(1 << index, layout.index(die), value, 0, 1 / 3) for value in (1, 2, 3)]
             else:
                 faces += [(1 << index, -1, value, layout.racing + numeral, 1 / 6)
                           for value in (1, 2, 3) for numeral in (0, 1)]
@@ -207,7 +207,7 @@ def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
     if not len(prob):
         return (cells, mask, prob) if tiles is None else (cells, mask, prob, tiles)
     packed = np.zeros((len(mask), 8), dtype=np.uint8)
-    packed[:, : cells.shape[1]] = cells
+    packed[:, : len(cells)] = cells.T
     packed[:, 7] = mask
     key = packed.view(np.int64).ravel()
     order = key.argsort() if tiles is None else np.lexsort((tiles, key))
@@ -219,7 +219,7 @@ def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
         held = tiles[order]
         starts[1:] |= held[1:] != held[:-1]
     first = order[starts]
-    merged = cells[first], mask[first], np.add.reduceat(prob[order], np.flatnonzero(starts))
+    merged = cells[:, first], mask[first], np.add.reduceat(prob[order], np.flatnonzero(starts))
     return merged if tiles is None else (*merged, tiles[first])
 
 
@@ -264,10 +264,10 @@ def tile_landings(state: State, owner: str,
                                np.ones(len(rows[1]), np.int16), -np.ones(len(rows[2]), np.int16)])
         tiles = np.concatenate([rest[rows[0]], ahead[rows[1]], behind[rows[2]]])
         every = np.concatenate(rows)
-        cells, _, over = move(layout, cells[parent[every]], camel[every], steps[every],
+        cells, _, over = move(layout, cells.take(parent[every], axis=1), camel[every], steps[every],
                               codes=codes, code=code)
         going = ~over
-        cells, mask, prob, tiles = _merge(cells[going], (mask[parent] & ~bit)[every][going],
+        cells, mask, prob, tiles = _merge(cells[:, going], (mask[parent] & ~bit)[every][going],
                                           p[every][going], tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
             for space, code in placements}
@@ -298,7 +298,7 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
         def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray,
                    won: np.ndarray = won, lost: np.ndarray = lost) -> None:
             if over.any():
-                order = layout.order(cells[over])
+                order = layout.order(cells[:, over])
                 won += np.bincount(order[0], prob[over], layout.racing)
                 lost += np.bincount(order[-1], prob[over], layout.racing)
 
@@ -316,7 +316,7 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
     rng = np.random.default_rng(seed)
     races = int(races * min(4.0, 1 / going_on))
     drawn = np.searchsorted(np.cumsum(prob), (np.arange(races) + rng.random()) / races * going_on)
-    won, lost = _simulate(layout, edition, cells[np.minimum(drawn, len(prob) - 1)], rng,
+    won, lost = _simulate(layout, edition, cells[:, np.minimum(drawn, len(prob) - 1)], rng,
                           dice=edition.dice, rolls=edition.dice_per_leg, codes=no_tiles)
     spread = np.concatenate([won, lost]) / races
     return RaceOdds(winner + going_on * won / races, loser + going_on * lost / races, races,
@@ -331,7 +331,7 @@ def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> Race
     """The whole race played out `races` times from `state`, the current leg included."""
     edition = state.edition
     layout = Layout.of(edition)
-    cells = np.repeat(layout.cells(state), races, axis=0)
+    cells = np.repeat(layout.cells(state), races, axis=1)
     won, lost = _simulate(layout, edition, cells, np.random.default_rng(seed),
                           dice=state.dice_in_pyramid, codes=layout.tile_codes(tile_sides(state)),
                           rolls=edition.dice_per_leg - len(state.dice_out))
@@ -348,11 +348,11 @@ def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.rando
     `codes`; every later leg all the dice and no tiles (tiles laid then cannot be known).
     Returns how many races each racing camel won and how many it lost.
     """
-    column = {die: layout.column(die) if die in layout.camels else -1 for die in edition.dice}
+    index = {die: layout.index(die) if die in layout.camels else -1 for die in edition.dice}
     winner, loser = np.zeros(layout.racing), np.zeros(layout.racing)
-    while len(cells):
-        camels = np.array([column[die] for die in dice], dtype=np.int16)
-        drawn = camels[np.argsort(rng.random((len(cells), len(dice))), axis=1)[:, :rolls]]
+    while cells.shape[1]:
+        camels = np.array([index[die] for die in dice], dtype=np.int16)
+        drawn = camels[np.argsort(rng.random((cells.shape[1], len(dice))), axis=1)[:, :rolls]]
         steps = rng.integers(1, 4, drawn.shape, dtype=np.int16)
         numeral = rng.integers(layout.racing, layout.racing + 2, drawn.shape, dtype=np.int16)
         for roll in range(rolls):
@@ -360,14 +360,14 @@ def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.rando
             grey = np.flatnonzero(camel < 0)
             if len(grey):
                 camel = camel.copy()
-                camel[grey] = crazy_camel_to_move(layout, cells[grey], numeral[grey, roll])
+                camel[grey] = crazy_camel_to_move(layout, cells[:, grey], numeral[grey, roll])
             cells, _, over = move(layout, cells, camel, steps[:, roll], codes=codes)
             if over.any():
-                order = layout.order(cells[over])
+                order = layout.order(cells[:, over])
                 winner += np.bincount(order[0], minlength=layout.racing)
                 loser += np.bincount(order[-1], minlength=layout.racing)
                 going = ~over
-                cells, drawn, steps, numeral = (cells[going], drawn[going], steps[going],
+                cells, drawn, steps, numeral = (cells[:, going], drawn[going], steps[going],
                                                 numeral[going])
         dice, rolls, codes = edition.dice, edition.dice_per_leg, np.zeros_like(codes)
     return winner, loser

@@ -287,6 +287,9 @@ class Table:
         """The header of the game to start when the store holds none yet (a new Pi)."""
         self.camera = camera
         """The table's camera: None, or anything with `is_on` and `wait_for_frame`."""
+        self.board_camera: Any = None
+        """The camera reading the board: None, or anything with `board_picture()`, the frame
+        the board was last read from as JPEG (None before the first)."""
         self.confident = confident
         """Readings less sure than this wait for a person's OK or NO."""
         self.beat_time = beat_time

@@ -2,12 +2,14 @@
 
 The odds go through hundreds of thousands of ways a leg can go and simulate thousands of
 races; moving one camel at a time through the rules engine would take seconds. Here a batch
-of tracks is one integer array, `cells` (a row per track, a column per camel), each camel's
-cell being `(space + MARGIN) * 8 + height`, so that one comparison tells which camel is ahead
-(a higher cell: further along, or higher in the same stack) and which camels a move carries
-(the cells from the mover's up to the top of its space). `move` moves a chosen camel on every
-row at once by the very rules of `companion.rules.camelup` (stacks carried, top or under,
-tiles, crazy camels), against which the tests check it outcome by outcome.
+of tracks is one integer array, `cells` (a row per camel, a column per track: NumPy then runs
+each step along one long row rather than along thousands of rows a few camels long, several
+times quicker), each camel's cell being `(space + MARGIN) * 8 + height`, so that one
+comparison tells which camel is ahead (a higher cell: further along, or higher in the same
+stack) and which camels a move carries (the cells from the mover's up to the top of its
+space). `move` moves a chosen camel on every track at once by the very rules of
+`companion.rules.camelup` (stacks carried, top or under, tiles, crazy camels), against which
+the tests check it outcome by outcome.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ LEVELS = 3
 
 @dataclass(frozen=True, eq=False)
 class Layout:
-    """The camels of an edition as columns: racing camels first, then crazy camels.
+    """The camels of an edition as rows of `cells`: racing camels first, then crazy camels.
 
     One per edition, so one layout is equal only to itself.
     """
@@ -47,15 +49,15 @@ class Layout:
                                          edition.spaces)
         return _LAYOUTS[edition.game]
 
-    def column(self, camel: str) -> int:
+    def index(self, camel: str) -> int:
         return self.camels.index(camel)
 
     def cells(self, state: State) -> np.ndarray:
-        """The state's track as one row of cells."""
-        cells = np.zeros((1, len(self.camels)), dtype=np.int16)
+        """The state's track as one column of cells."""
+        cells = np.zeros((len(self.camels), 1), dtype=np.int16)
         for space, stack in state.track.stacks:
             for level, camel in enumerate(stack):
-                cells[0, self.column(camel)] = (space + MARGIN) << LEVELS | level
+                cells[self.index(camel), 0] = (space + MARGIN) << LEVELS | level
         return cells
 
     def tile_codes(self, tiles: dict[int, int]) -> np.ndarray:
@@ -66,17 +68,17 @@ class Layout:
         return codes
 
     def order(self, cells: np.ndarray) -> list[np.ndarray]:
-        """Racing camels' columns per row, the leader first (higher in a stack is ahead): one
-        array per place.
+        """Racing camels (their rows in `cells`) per track, the leader first (higher in a stack
+        is ahead): one array per place.
 
-        The cells, each with its column in its low bits, go through a sorting network, one
-        place against another for every row at once: far quicker than sorting row by row,
-        but for a thousand rows or fewer, where its many steps cost more than the sort.
+        The cells, each with its camel in its low bits, go through a sorting network, one
+        place against another for every track at once: far quicker than sorting track by
+        track, but for a thousand tracks or fewer, where its many steps cost more than the sort.
         """
-        if len(cells) <= 1000:
-            return list(np.argsort(-cells[:, : self.racing], axis=1).T)
+        if cells.shape[1] <= 1000:
+            return list(np.argsort(-cells[: self.racing], axis=0))
         width = self.racing.bit_length()
-        places = [cells[:, camel].astype(np.int32) << width | camel
+        places = [cells[camel].astype(np.int32) << width | camel
                   for camel in range(self.racing)]
         for start in [0, 1] * ((self.racing + 1) // 2):
             for place in range(start, self.racing - 1, 2):
@@ -97,9 +99,9 @@ def tile_sides(state: State) -> dict[int, int]:
 
 def target(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray, *,
            rows: np.ndarray | None = None) -> np.ndarray:
-    """The space each moving camel reaches before any tile acts: camel i moves on row i of
-    `cells`, or on row `rows[i]` if `rows` is given."""
-    start = cells[np.arange(len(camel)) if rows is None else rows, camel] >> LEVELS
+    """The space each moving camel reaches before any tile acts: camel i moves on track i of
+    `cells`, or on track `rows[i]` if `rows` is given."""
+    start = cells[camel, np.arange(len(camel)) if rows is None else rows] >> LEVELS
     return start - MARGIN + layout.direction[camel] * steps
 
 
@@ -111,71 +113,58 @@ def tile_at(codes: np.ndarray, space: np.ndarray) -> np.ndarray:
 def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray, *,
          codes: np.ndarray,
          code: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Move `camel[i]` by `steps[i]` on row i, carrying what is above it.
+    """Move `camel[i]` by `steps[i]` on track i, carrying what is above it.
 
-    The tiles are `codes` (by space), or `code`, if given: the tile each row's unit lands on,
-    whatever `codes` say.
-    Returns the new cells; per row, the space of the tile the unit landed on (0 where it
+    The tiles are `codes` (by space), or `code`, if given: the tile each track's unit lands
+    on, whatever `codes` say.
+    Returns the new cells; per track, the space of the tile the unit landed on (0 where it
     landed on none), so callers can pay the tile's owner; and whether the unit crossed the
     finish line, either way (only a unit moved can have crossed it).
     """
-    start = cells[np.arange(len(camel)), camel]
+    start = cells[camel, np.arange(len(camel))]
     spaces = cells >> LEVELS
     space = start >> LEVELS
-    movers = (cells >= start[:, None]) & (spaces == space[:, None])
+    movers = (cells >= start) & (spaces == space)
     ahead = layout.direction[camel]
     reached = space + ahead * steps
     if code is None:
         code = codes[reached]
     final = reached + ahead * code
-    there = (spaces == final[:, None]) & ~movers
+    there = (spaces == final) & ~movers
     under = code < 0
-    below = np.where(under, 0, _count(there))
+    below = np.where(under, 0, there.sum(axis=0, dtype=np.int16))
     shift = (final << LEVELS) + below - start
-    moved = np.where(movers, cells + shift[:, None], cells)
+    moved = cells + movers * shift
     if under.any():
-        lifted = there & under[:, None]
-        moved += lifted * _count(movers)[:, None]
+        moved += there * (under * movers.sum(axis=0, dtype=np.int16))
     crossed = (final <= MARGIN) | (final > layout.spaces + MARGIN)
     return moved, np.where(code != 0, reached - MARGIN, 0), crossed
 
 
-def _count(flags: np.ndarray) -> np.ndarray:
-    """How many flags are set on each row, added column by column: NumPy sums along a short
-    row several times slower."""
-    count = flags[:, 0].astype(np.int16)
-    for column in range(1, flags.shape[1]):
-        count += flags[:, column]
-    return count
-
-
 def crazy_camel_to_move(layout: Layout, cells: np.ndarray, numeral: np.ndarray) -> np.ndarray:
-    """Which crazy camel the grey die moves on each row (columns), by the 2018 rule: the
+    """Which crazy camel the grey die moves on each track (rows), by the 2018 rule: the
     one `crazy_camel_forced` says, or else the one whose colour the numeral shows (`numeral`
-    holds the column of that camel)."""
+    holds the row of that camel)."""
     forced = crazy_camel_forced(layout, cells)
     return np.where(forced < 0, numeral, forced).astype(np.int16)
 
 
 def crazy_camel_forced(layout: Layout, cells: np.ndarray) -> np.ndarray:
-    """The crazy camel (column) the grey die moves on each row whatever its numeral, -1 where
+    """The crazy camel (row) the grey die moves on each track whatever its numeral, -1 where
     the numeral decides.
 
     If only one crazy camel carries racing camels, that one; else if one sits directly on the
     other, the one on top.
     """
     first, second = layout.racing, layout.racing + 1
+    racing = cells[:first]
 
     def carries(crazy: int) -> np.ndarray:
-        at = cells[:, crazy]
-        top = at | ((1 << LEVELS) - 1)
-        carried = np.zeros(len(cells), dtype=bool)
-        for camel in range(layout.racing):
-            carried |= (cells[:, camel] > at) & (cells[:, camel] <= top)
-        return carried
+        at = cells[crazy]
+        return ((racing > at) & (racing <= at | ((1 << LEVELS) - 1))).any(axis=0)
 
     carry_first, carry_second = carries(first), carries(second)
-    forced = np.where(cells[:, first] == cells[:, second] + 1, first, -1)
-    forced = np.where(cells[:, second] == cells[:, first] + 1, second, forced)
-    forced = np.where(carry_first & ~carry_second, first, forced)
-    return np.where(carry_second & ~carry_first, second, forced).astype(np.int16)
+    forced = np.where(cells[first] == cells[second] + 1, first, -1)
+    forced = np.where(cells[second] == cells[first] + 1, second, forced)
+    one = carry_first != carry_second
+    return np.where(one, np.where(carry_first, first, second), forced).astype(np.int16)

@@ -32,7 +32,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.board import BoardReader, learn_camels  # noqa: E402
+from vision.board import set_up  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.camels import camel_set  # noqa: E402
 from vision.scoring import BoardScore, score_board  # noqa: E402
@@ -55,11 +55,10 @@ def main() -> None:
         camels = camel_set(table.game)
         try:
             found = calibrate_table(table.setup.image, table.table.layout)
-            colours = learn_camels(table.setup.image, found, table.table.track, camels)
+            reader = set_up(table.setup.image, found, table.table.track, camels)
         except CalibrationError as e:
             refused.append(f"{session} ({table.game}, {table.light.name}): {e}")
             continue
-        reader = BoardReader(found, table.table.track, colours, camels, table.setup.image)
         for _ in range(args.frames):
             frame = table.frame()
             runs = []

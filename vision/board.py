@@ -142,6 +142,15 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
                         {names[c]: seen[k][1] for k, c in pairs})
 
 
+def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camels: CamelSet,
+           *, threshold: float = 0.5) -> BoardReader:
+    """The reader of a table whose camels stand each alone on its own space in the set-up
+    frame `setup`: their colours learned from it, and the bare board round them; a
+    CalibrationError names a camel it cannot find."""
+    colours = learn_camels(setup, table, track, camels)
+    return BoardReader(table, track, colours, camels, setup, threshold=threshold)
+
+
 def _sides(found: list) -> np.ndarray:
     """The colours (BGR) of the sides of the camels found (how much each stands out, its
     space, its colours)."""
@@ -210,6 +219,17 @@ class BoardReader:
         self._hand_board = np.zeros(bare.shape[:2], np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
+
+    @property
+    def pixels_per_mm(self) -> float:
+        """About how many pixels of a frame a millimetre of the board is, on average."""
+        return self._drawing.pixels_per_mm / _SCALE
+
+    def space_outlines(self) -> dict[int, list[list[int]]]:
+        """Each track space's square in a frame (its corners in pixels): where a page marks
+        a space."""
+        return {space: (self.view.space_outline(space) >> SHIFT).reshape(-1, 2).tolist()
+                for space in range(1, TRACK_SPACES + 1)}
 
     def read(self, frame: np.ndarray) -> BoardReading:
         """The stacks the frame shows, or that a hand is over the board."""
@@ -325,7 +345,7 @@ class BoardReader:
             return False
         inside = np.bincount(parts[board > 0], minlength=count)[1:]
         outside = np.bincount(parts[board == 0], minlength=count)[1:]
-        space = (self.view.track.space_size * small * self._drawing.pixels_per_mm / _SCALE) ** 2
+        space = (self.view.track.space_size * small * self.pixels_per_mm) ** 2
         return bool(((inside > _HAND_SPACES[0] * space) & (outside > _HAND_SPACES[1] * space))
                     .any())
 

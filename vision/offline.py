@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.board import BoardReader, learn_camels
+from vision.board import BoardReader, set_up
 from vision.calibrate import (
     CalibrationError,
     TableCalibration,
@@ -145,8 +145,7 @@ def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: f
     size = (setup.shape[1], setup.shape[0])
     table = config.calibration if _fits(config.calibration, size) else calibrate_table(
         setup, config.layout)
-    colours = learn_camels(setup, table, config.board, camels)
-    return BoardReader(table, config.board, colours, camels, setup, threshold=threshold), size
+    return set_up(setup, table, config.board, camels, threshold=threshold), size
 
 
 def _board_line(result: dict) -> str:

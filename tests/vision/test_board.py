@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.board import BoardReader, BoardReading, Stack, learn_camels
+from vision.board import BoardReader, BoardReading, Stack, learn_camels, set_up
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.camels import camel_set
 from vision.config import ConfigError, load_config
@@ -32,13 +32,10 @@ def calibrated(session: BoardSession) -> BoardReader:
     camels = camel_set(session.game)
     for _ in range(2):
         try:
-            colours = learn_camels(session.setup.image, table, session.table.track, camels)
-            break
+            return set_up(session.setup.image, table, session.table.track, camels)
         except CalibrationError:
             session.set_up_again()
-    else:
-        colours = learn_camels(session.setup.image, table, session.table.track, camels)
-    return BoardReader(table, session.table.track, colours, camels, session.setup.image)
+    return set_up(session.setup.image, table, session.table.track, camels)
 
 
 @pytest.fixture(scope="module")

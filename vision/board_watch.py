@@ -1,0 +1,66 @@
+"""The board watched frame by frame, and read once each time it comes to rest.
+
+Reading the board takes tens of milliseconds and means something only when nobody is moving
+camels: a frame halfway through a move shows a stack in the air. The watch looks at each frame
+small, over the board and what stands on it, and compares it with the frame before. Once
+something has moved there and the board has then been still for `still_time` seconds, the
+board is read, once; a frame with a hand over it is not a reading, and the watch waits for
+the next still moment. A board nobody touches is read once, at the start.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.board import BoardReader, BoardReading
+from vision.track_view import SHIFT
+
+#: seconds the board must be still before it is read: a hand setting a stack down has left
+STILL_TIME = 1.0
+#: the frames are compared at this share of their size: enough to see a camel move
+_SCALE = 0.25
+#: a pixel whose brightness changed by more than this (of 255) from the frame before moved
+_CHANGE = 12
+#: the board moved when more pixels than this share of a space's area changed
+_MOVED = 0.15
+
+
+class BoardWatch:
+    """Frames in (`feed`), a reading of the board out each time it has come to rest."""
+
+    def __init__(self, reader: BoardReader, *, still_time: float = STILL_TIME) -> None:
+        self.reader = reader
+        self.still_time = still_time
+        view = reader.view
+        self._mask: np.ndarray | None = None
+        tallest = (len(reader.names) - 1) * view.track.stack_step + view.track.camel[2]
+        self._outline = view.board_outline(scale=_SCALE, height=tallest)
+        space = view.track.space_size * _SCALE * reader.pixels_per_mm
+        self._moved = _MOVED * space * space
+        self._before: np.ndarray | None = None
+        self._still_since = 0.0
+        self._due = True
+
+    def feed(self, image: np.ndarray, time: float) -> BoardReading | None:
+        """The board read from `image` (taken at `time` seconds) if it has just come to rest
+        after moving, or has not been read yet; else None."""
+        small = cv2.cvtColor(cv2.resize(image, None, fx=_SCALE, fy=_SCALE,
+                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        if self._mask is None or self._mask.shape != small.shape:
+            self._mask = np.zeros(small.shape, np.uint8)
+            cv2.fillConvexPoly(self._mask, self._outline, 255, shift=SHIFT)
+            self._before, self._still_since = None, time
+        if self._before is not None:
+            changed = cv2.absdiff(small, self._before) > _CHANGE
+            if np.count_nonzero(changed & (self._mask > 0)) > self._moved:
+                self._still_since, self._due = time, True
+        self._before = small
+        if not self._due or time - self._still_since < self.still_time:
+            return None
+        reading = self.reader.read(image)
+        if reading.hand:
+            self._still_since = time
+            return None
+        self._due = False
+        return reading

@@ -1,7 +1,9 @@
-"""The table's camera: frames in, each settled die handed to the table, the view for the pages.
+"""The table's camera: frames in, each settled die and each still board handed to the table,
+the view for the pages.
 
 The camera runs on a thread of its own and never touches the game: every die that comes to
-rest is handed to the table as a `Seen` command, which decides what it means. The camera
+rest is handed to the table as a `Seen` command, and the board, each time it has come to rest,
+as a `BoardSeen`; the table decides what they mean. The camera
 failing never stops the game. A source that cannot be opened, gives no frame or raises is
 closed, the pages are told the camera is off, and it is opened again every `reopen_time`
 seconds until it gives frames again.
@@ -30,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.readings import CONFIDENT
-from companion.table import Seen, Table, TableClosed
+from companion.table import BoardSeen, Command, Seen, Table, TableClosed
 
 log = logging.getLogger(__name__)
 
@@ -57,16 +59,20 @@ class TableCamera:
     `open_source()` gives a fresh vision frame source (anything with `read()` -> frame or None
     and `close()`); `make_settler(game)` a fresh `vision.settle.Settler` for the dice of the
     game on the table, or None when the camera has no dice of that game to read (it then only
-    shows what it sees). A new game of another edition gets a new settler. `pace` makes the
+    shows what it sees); `make_board(game)` a `vision.board_watch.BoardWatch` for the board of
+    that game, or None when the camera does not read its board. A new game of another edition
+    gets a new settler and watch. `pace` makes the
     thread wait for each frame's own time, for sources that would otherwise run as fast as
     they can (rendered frames, files); a live camera paces itself.
     """
 
     def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[str], Any], *,
-                 pace: bool = False, reopen_time: float = REOPEN_TIME,
-                 stall_time: float = STALL_TIME, give_up_after: int = GIVE_UP_AFTER) -> None:
+                 make_board: Callable[[str], Any] | None = None, pace: bool = False,
+                 reopen_time: float = REOPEN_TIME, stall_time: float = STALL_TIME,
+                 give_up_after: int = GIVE_UP_AFTER) -> None:
         self.open_source = open_source
         self.make_settler = make_settler
+        self.make_board = make_board
         self.pace = pace
         self.reopen_time = reopen_time
         self.stall_time = stall_time
@@ -90,12 +96,20 @@ class TableCamera:
         self._last_sign = time.monotonic()
         self._settler: Any = None
         self._settler_game: str | None = None
+        self._board: Any = None
+        self._board_game: str | None = None
+        self._board_frame: tuple[Any, bytes | None] | None = None
 
-    def attach(self, table: Table) -> TableCamera:
-        """Start watching for `table`: it shows this camera and keeps watch over it."""
+    def attach(self, table: Table, *, shown: bool = True) -> TableCamera:
+        """Start watching for `table`: it keeps watch over this camera, shows it on its pages
+        when `shown` (a table's second camera, on the board alone, is not), and shows its
+        picture of the board beside a board alert when it reads the board."""
         return_freed_frames()
         self.table = table
-        table.camera = self
+        if shown:
+            table.camera = self
+        if self.make_board is not None:
+            table.board_camera = self
         table.heartbeat.append(self.watch)
         self._start()
         return self
@@ -118,10 +132,11 @@ class TableCamera:
         with self._frames:
             self._frames.notify_all()
 
-    def recalibrate(self, make_settler: Callable[[str], Any]) -> None:
-        """Read with a new settler (a new calibration) from the next frame on."""
-        self.make_settler = make_settler
-        self._settler = None
+    def recalibrate(self, make_settler: Callable[[str], Any],
+                    make_board: Callable[[str], Any] | None = None) -> None:
+        """Read with a new settler and board watch (a new calibration) from the next frame."""
+        self.make_settler, self.make_board = make_settler, make_board
+        self._settler = self._board = self._board_game = None
 
     @property
     def is_alive(self) -> bool:
@@ -152,6 +167,17 @@ class TableCamera:
             if self._jpeg is None or self._jpeg[0] != frame[0]:
                 self._jpeg = (frame[0], _annotated_jpeg(*frame[1:]))
             return self._jpeg
+
+    def board_picture(self) -> bytes | None:
+        """The frame the board was last read from, as JPEG; None before the first reading."""
+        with self._frames:
+            if self._board_frame is None:
+                return None
+            image, jpeg = self._board_frame
+            if jpeg is None:
+                jpeg = _jpeg(image)
+                self._board_frame = (image, jpeg)
+            return jpeg
 
     def _start(self) -> None:
         self._generation += 1
@@ -230,18 +256,35 @@ class TableCamera:
         if settler is not None:
             for event in settler.feed(frame.image, frame.time):
                 if event.kind == "landed":
-                    self._hand_in(event.reading.to_json())
+                    self._hand_in(Seen(event.reading.to_json()))
+        self._watch_board(game, frame.image, frame.time)
         with self._frames:
             self._frame = (frame.index, frame.image,
                            [] if settler is None else list(settler.dice),
                            None if settler is None else settler.reader.table)
             self._frames.notify_all()
 
-    def _hand_in(self, reading: dict[str, Any]) -> None:
-        """Give a settled die to the table without waiting: the camera never blocks on it."""
+    def _watch_board(self, game: str, image: Any, time: float) -> None:
+        """Hand the table the board each time it has come to rest, where each space is in
+        the picture with it, and keep that frame for the pages."""
+        if self.make_board is None:
+            return
+        if game != self._board_game:
+            self._board, self._board_game = self.make_board(game), game
+        reading = None if self._board is None else self._board.feed(image, time)
+        if reading is None:
+            return
+        with self._frames:
+            self._board_frame = (image, None)
+        picture = {"size": [image.shape[1], image.shape[0]],
+                   "spaces": {str(k): v for k, v in self._board.reader.space_outlines().items()}}
+        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture}))
+
+    def _hand_in(self, command: Command) -> None:
+        """Give what was seen to the table without waiting: the camera never blocks on it."""
         assert self.table is not None
         try:
-            self.table.submit(Seen(reading))
+            self.table.submit(command)
         except TableClosed:
             self._stopping.set()
 
@@ -343,7 +386,14 @@ def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
             x += size + 3
         cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
                     max(1, int(scale)), cv2.LINE_AA)
-    ok, buffer = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return _jpeg(out)
+
+
+def _jpeg(image: Any) -> bytes:
+    """`image` (BGR) as JPEG, as the pages are sent it."""
+    import cv2
+
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         raise RuntimeError("the frame could not be encoded as JPEG")
     return buffer.tobytes()

@@ -33,6 +33,9 @@ ANSWER_TIME = 30.0
 """Seconds a caller waits for the table to run its command before giving up on it."""
 BEAT_TIME = 2.0
 """Seconds between the table's heartbeats, busy or idle (see `Table.heartbeat`)."""
+BOARD_GRACE = 6.0
+"""Seconds after the game changes during which the board may still disagree with it: the
+players are moving the camels the die just moved."""
 
 
 class TableClosed(CompanionError, RuntimeError):
@@ -280,7 +283,8 @@ class Table:
 
     def __init__(self, store_path: str | Path, *, game_id: int | None = None,
                  first_game: Mapping[str, Any] | None = None, camera: Any = None,
-                 confident: float = CONFIDENT, beat_time: float = BEAT_TIME) -> None:
+                 confident: float = CONFIDENT, beat_time: float = BEAT_TIME,
+                 board_grace: float = BOARD_GRACE) -> None:
         self.store_path = Path(store_path)
         self.game_id = game_id
         self.first_game = first_game
@@ -293,6 +297,8 @@ class Table:
         self.confident = confident
         """Readings less sure than this wait for a person's OK or NO."""
         self.beat_time = beat_time
+        self.board_grace = board_grace
+        """Seconds after a change to the game before the board must agree with it."""
         self.when_published: list[Callable[[Snapshot], None]] = []
         """Called on the table's thread with every new snapshot; keep them quick."""
         self.heartbeat: list[Callable[[], None]] = []
@@ -308,6 +314,7 @@ class Table:
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
         self._alerts = 0
+        self._game_changed = time.monotonic()
         self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
         self._published = threading.Condition()
         self._snapshot: Snapshot | None = None
@@ -435,14 +442,16 @@ class Table:
 
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
-        up to date. A new alert is raised only when `raising` (a fresh reading of a still
-        board) and no reading waits for OK or NO (the die on the table is not in the game
-        yet); any change to the game may end one, or change what it says."""
+        up to date. A new alert is raised only when `raising`, `board_grace` seconds after
+        the game last changed (the players have had time to move the camels), and while no
+        reading waits for OK or NO (the die on the table is not in the game yet); any change
+        to the game may end one, or change what it says."""
         if self.board_seen is None or not reads_board(self.stored.game):
             return Change.NOTHING
         board, picture = self.board_seen
         found = board_alert(self.stored.game, board)
         shown = self.board_alert
+        raising = raising and time.monotonic() - self._game_changed >= self.board_grace
         if found is None or (shown is None and (not raising or self.stored.pending())):
             self.board_alert = None
             return Change.NOTHING if shown is None else Change.VIEW
@@ -498,6 +507,8 @@ class Table:
                 if item:
                     self._run(*item)
                 if time.monotonic() >= beat_due:
+                    if self.board_alert is None:
+                        self._publish(self.check_board(raising=True))
                     self._beat()
                     beat_due = time.monotonic() + self.beat_time
             self._mark_closed()
@@ -537,6 +548,7 @@ class Table:
         version = 1 if before is None else before.version + 1
         if change is Change.GAME:
             self.odds = None
+            self._game_changed = time.monotonic()
             self.check_board(raising=False)
             game_version = version
         else:

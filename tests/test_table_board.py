@@ -6,6 +6,7 @@ from companion.demo import LAST_CAMEL_BOARD
 from companion.errors import IllegalAction
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
+from tests.waiting import wait_until
 
 START = {1: ["blue"], 2: ["green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
 ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 1}
@@ -19,7 +20,7 @@ def seen(stacks, **extra):
 
 @pytest.fixture
 def table(tmp_path):
-    with Table(stored_game(tmp_path / "game.sqlite3")) as table:
+    with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.0) as table:
         yield table
 
 
@@ -64,6 +65,20 @@ def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
     # the players set the stack right: the next still board agrees
     right = {2: ["green", "blue"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
     assert table.see_board(seen(right)).view["board"] is None
+
+
+def test_the_players_have_a_moment_to_move_the_camels_before_the_board_must_agree(tmp_path):
+    with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.5,
+               beat_time=0.1) as table:
+        table.see_board(seen(START))
+        table.push(ROLL)
+        # the board is read still before anyone moved the camel: not yet a disagreement
+        assert table.see_board(seen(START)).view["board"] is None
+        # nobody moves it: the board alert comes by itself once they have had time to
+        alert = wait_until(table, lambda s: s.view["board"]).view["board"]
+        assert alert["disagreements"] == [
+            {"space": 1, "game": [], "camera": ["blue"]},
+            {"space": 2, "game": ["green", "blue"], "camera": ["green"]}]
 
 
 def test_no_alert_while_a_die_waits_for_ok(table):

@@ -21,6 +21,11 @@ from companion.rules.track import Track
 
 #: the spaces of the track the camera reads
 SPACES = range(1, 17)
+#: the camera raises a board alert only over stacks it read at least this sure. Chosen on the
+#: demo's board camera over tuning tables 600,004-600,011 (a training figure): no alert on 39
+#: boards placed right, an alert on 28 of 36 placed wrong (the rest are looked at again the
+#: next time the board comes to rest)
+SURE = 0.8
 
 Board = Mapping[int, Sequence[str | None]]
 """What the camera read: the camels on each space (1-16), bottom to top; empty spaces out."""
@@ -57,35 +62,57 @@ def reads_board(game: Game) -> bool:
     return isinstance(getattr(state, "track", None), Track) and hasattr(state, "edition")
 
 
-def board_from_json(line: Any) -> dict[int, tuple[str | None, ...]]:
-    """The board in a camera's reading (`vision.board`'s JSON: `stacks`, each a `space` and
-    its `camels`, bottom to top), checked: an `IllegalAction` says what is wrong with it."""
-    stacks = line.get("stacks") if isinstance(line, Mapping) else None
-    if not isinstance(stacks, list):
-        raise IllegalAction('a board reading has "stacks": a list of spaces and their camels')
-    board: dict[int, tuple[str | None, ...]] = {}
-    for stack in stacks:
-        space = stack.get("space") if isinstance(stack, Mapping) else None
-        camels = stack.get("camels") if isinstance(stack, Mapping) else None
-        if not (isinstance(space, int) and not isinstance(space, bool) and space in SPACES
-                and isinstance(camels, list) and camels
-                and all(c is None or isinstance(c, str) for c in camels)):
-            raise IllegalAction(f"a stack of a board reading is a space 1-16 and its camels, "
-                                f"bottom to top, not {stack!r}")
-        if space in board:
-            raise IllegalAction(f"a board reading gives space {space} twice")
-        board[space] = tuple(camels)
-    return board
+@dataclass(frozen=True)
+class SeenBoard:
+    """A board the camera read still: the camels on each space, how sure it is of each
+    stack (0 to 1), and where each space is in the picture it was read from."""
+
+    stacks: Mapping[int, tuple[str | None, ...]]
+    confidence: Mapping[int, float]
+    picture: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_json(cls, line: Any) -> SeenBoard:
+        """The board in a camera's reading (`vision.board`'s JSON: `stacks`, each a `space`,
+        its `camels` bottom to top and a `confidence`; and a `picture`), checked: an
+        `IllegalAction` says what is wrong with it."""
+        stacks = line.get("stacks") if isinstance(line, Mapping) else None
+        if not isinstance(stacks, list):
+            raise IllegalAction('a board reading has "stacks": a list of spaces and their '
+                                "camels")
+        board: dict[int, tuple[str | None, ...]] = {}
+        sure: dict[int, float] = {}
+        for stack in stacks:
+            space, camels, confidence = (stack.get(k) if isinstance(stack, Mapping) else None
+                                         for k in ("space", "camels", "confidence"))
+            if not (isinstance(space, int) and not isinstance(space, bool) and space in SPACES
+                    and isinstance(camels, list) and camels
+                    and all(c is None or isinstance(c, str) for c in camels)
+                    and isinstance(confidence, int | float) and 0 <= confidence <= 1):
+                raise IllegalAction(f"a stack of a board reading is a space 1-16, its camels "
+                                    f"bottom to top and a confidence, not {stack!r}")
+            if space in board:
+                raise IllegalAction(f"a board reading gives space {space} twice")
+            board[space], sure[space] = tuple(camels), float(confidence)
+        picture = line.get("picture")
+        return cls(board, sure, picture if isinstance(picture, Mapping) else None)
+
+    def is_sure_of(self, space: int) -> bool:
+        """Whether the camera is sure enough of what stands on `space` to raise an alert
+        over it: a space it saw empty, or a stack read at least SURE."""
+        return self.confidence.get(space, 1.0) >= SURE
 
 
-def board_alert(game: Game, board: Board) -> dict[str, Any] | None:
-    """What every page shows when `board` contradicts `game`: the spaces, and the fix to
-    offer in one tap (`fix`: the index of the last roll and the roll to put in its place,
-    when exactly one explains the board; `rolls`: how many do). None when they agree."""
-    wrong = disagreements(game.state.track, board)
-    if not wrong:
+def board_alert(game: Game, seen: SeenBoard) -> dict[str, Any] | None:
+    """What every page shows when the board the camera read contradicts `game`: the spaces,
+    and the fix to offer in one tap (`fix`: the index of the last roll and the roll to put in
+    its place, when exactly one explains the board; `rolls`: how many do). None when they
+    agree, or when the camera is unsure of a space where they disagree: it says nothing
+    until it has a better look (the next time the board comes to rest)."""
+    wrong = disagreements(game.state.track, seen.stacks)
+    if not wrong or not all(seen.is_sure_of(d.space) for d in wrong):
         return None
-    rolls = explaining_rolls(game, board)
+    rolls = explaining_rolls(game, seen.stacks)
     last = max((k for k, action in enumerate(game.actions) if action.action == "roll"),
                default=None)
     return {"disagreements": [d.to_json() for d in wrong], "rolls": len(rolls),

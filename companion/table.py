@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.board_check import board_alert, board_from_json, reads_board
+from companion.board_check import SeenBoard, board_alert, reads_board
 from companion.errors import CompanionError, IllegalAction
 from companion.readings import CONFIDENT, FaceReading, confirm, confirm_roll, judge, reading_for
 from companion.snapshot import Snapshot, build_view
@@ -34,8 +34,8 @@ ANSWER_TIME = 30.0
 BEAT_TIME = 2.0
 """Seconds between the table's heartbeats, busy or idle (see `Table.heartbeat`)."""
 BOARD_GRACE = 6.0
-"""Seconds after the game changes during which the board may still disagree with it: the
-players are moving the camels the die just moved."""
+"""Seconds after the camels move in the game during which the board may still disagree with
+it: the players are moving the camels the die just moved."""
 
 
 class TableClosed(CompanionError, RuntimeError):
@@ -230,9 +230,7 @@ class BoardSeen(Command):
     def run(self, table: Table) -> Change:
         if not reads_board(table.stored.game):
             raise IllegalAction("this game has no board the camera reads")
-        board = board_from_json(self.reading)
-        picture = self.reading.get("picture")
-        table.board_seen = (board, picture if isinstance(picture, Mapping) else None)
+        table.board_seen = SeenBoard.from_json(self.reading)
         return table.check_board(raising=True)
 
 
@@ -298,7 +296,7 @@ class Table:
         """Readings less sure than this wait for a person's OK or NO."""
         self.beat_time = beat_time
         self.board_grace = board_grace
-        """Seconds after a change to the game before the board must agree with it."""
+        """Seconds after the camels move in the game before the board must agree with it."""
         self.when_published: list[Callable[[Snapshot], None]] = []
         """Called on the table's thread with every new snapshot; keep them quick."""
         self.heartbeat: list[Callable[[], None]] = []
@@ -309,12 +307,13 @@ class Table:
         """The odds of the current game version, set on the table's thread only."""
         self.notice: dict[str, Any] | None = None
         """The latest notice for the pages, set on the table's thread only."""
-        self.board_seen: tuple[dict[int, Any], Mapping[str, Any] | None] | None = None
-        """The board the camera last read still, and where its spaces are in the picture."""
+        self.board_seen: SeenBoard | None = None
+        """The board the camera last read still."""
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
         self._alerts = 0
-        self._game_changed = time.monotonic()
+        self._track: Any = None
+        self._track_changed = time.monotonic()
         self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
         self._published = threading.Condition()
         self._snapshot: Snapshot | None = None
@@ -446,19 +445,24 @@ class Table:
         the game last changed (the players have had time to move the camels), and while no
         reading waits for OK or NO (the die on the table is not in the game yet); any change
         to the game may end one, or change what it says."""
-        if self.board_seen is None or not reads_board(self.stored.game):
+        game = self.stored.game
+        if not reads_board(game):
             return Change.NOTHING
-        board, picture = self.board_seen
-        found = board_alert(self.stored.game, board)
+        if game.state.track != self._track:
+            self._track, self._track_changed = game.state.track, time.monotonic()
+        seen = self.board_seen
+        if seen is None:
+            return Change.NOTHING
+        found = board_alert(game, seen)
         shown = self.board_alert
-        raising = raising and time.monotonic() - self._game_changed >= self.board_grace
+        raising = raising and time.monotonic() - self._track_changed >= self.board_grace
         if found is None or (shown is None and (not raising or self.stored.pending())):
             self.board_alert = None
             return Change.NOTHING if shown is None else Change.VIEW
         if shown is None:
             self._alerts += 1
         number = self._alerts if shown is None else shown["id"]
-        self.board_alert = {"id": number, **found, "picture": picture,
+        self.board_alert = {"id": number, **found, "picture": seen.picture,
                             "at": datetime.now(UTC).isoformat(timespec="seconds")}
         return Change.VIEW
 
@@ -548,7 +552,6 @@ class Table:
         version = 1 if before is None else before.version + 1
         if change is Change.GAME:
             self.odds = None
-            self._game_changed = time.monotonic()
             self.check_board(raising=False)
             game_version = version
         else:

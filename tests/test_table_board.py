@@ -12,9 +12,11 @@ START = {1: ["blue"], 2: ["green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
 ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 1}
 
 
-def seen(stacks, **extra):
-    """A camera's reading of the board with `stacks` (space: camels bottom to top)."""
-    return {"stacks": [{"space": space, "camels": camels, "confidence": 0.9}
+def seen(stacks, unsure=(), **extra):
+    """A camera's reading of the board with `stacks` (space: camels bottom to top), sure of
+    every stack but those on the spaces `unsure`."""
+    return {"stacks": [{"space": space, "camels": camels,
+                        "confidence": 0.6 if space in unsure else 0.9}
                        for space, camels in sorted(stacks.items())], "hand": False, **extra}
 
 
@@ -45,6 +47,14 @@ def test_a_misread_roll_is_shown_with_the_roll_that_explains_the_board(table):
     assert alert["fix"] == {"index": 0, "action": {**ROLL, "value": 3}}
     fixed = table.replace(alert["fix"]["index"], alert["fix"]["action"])
     assert fixed.view["board"] is None and fixed.view["track"]["4"] == ["blue"]
+
+
+def test_the_camera_unsure_of_a_stack_where_they_disagree_waits_for_a_better_look(table):
+    table.push(ROLL)
+    wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+    assert table.see_board(seen(wrong, unsure={2})).view["board"] is None
+    assert table.see_board(seen(wrong, unsure={3})).view["board"]["disagreements"] == [
+        {"space": 2, "game": ["green", "blue"], "camera": ["blue", "green"]}]
 
 
 def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
@@ -91,10 +101,11 @@ def test_no_alert_while_a_die_waits_for_ok(table):
 
 @pytest.mark.parametrize("reading, match", [
     ({"stacks": "all of them"}, '"stacks": a list'),
-    ({"stacks": [{"space": 17, "camels": ["blue"]}]}, "a space 1-16"),
-    ({"stacks": [{"space": 2, "camels": []}]}, "a space 1-16 and its camels"),
-    ({"stacks": [{"space": 2, "camels": ["blue"]}, {"space": 2, "camels": ["green"]}]},
-     "gives space 2 twice"),
+    ({"stacks": [{"space": 17, "camels": ["blue"], "confidence": 1}]}, "a space 1-16"),
+    ({"stacks": [{"space": 2, "camels": [], "confidence": 1}]}, "a space 1-16, its camels"),
+    ({"stacks": [{"space": 2, "camels": ["blue"]}]}, "and a confidence"),
+    ({"stacks": [{"space": 2, "camels": ["blue"], "confidence": 1},
+                 {"space": 2, "camels": ["green"], "confidence": 1}]}, "gives space 2 twice"),
 ])
 def test_a_malformed_board_reading_is_refused_and_changes_nothing(table, reading, match):
     before = table.snapshot

@@ -11,6 +11,9 @@ racing cards face up in the reveal zone (`lay("blue", 1)`) for the card reader, 
 `ColourDiceStage` throws The Last Camel's two colour dice together (`throw()`) for the colour
 dice reader; `stage_for(game)` picks the one a game is played on.
 
+A board game's table has a second camera on its board (`BoardStage`), placed as docs/camera.md
+says, filming the camels where whoever plays puts them (`place(stacks)`), a hand moving them.
+
 Now and then (`hard_share` of the throws) the light drops, as at a real table when a cloud
 passes or someone leans over the lamp, and stays low until the leg's dice are picked up: the
 reader may be unsure of the dice that land in it, and the table then asks a person. Which
@@ -22,12 +25,15 @@ from __future__ import annotations
 import math
 import threading
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from vision.calibrate import calibrate_table, learn_colours
+from vision.board import BoardReader, set_up
+from vision.calibrate import CalibrationError, calibrate_table, learn_colours
+from vision.camels import camel_set
 from vision.cards import CAMEL_COLOURS, CardReader, learn_card_colours
 from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.dice import DiceReader
@@ -36,6 +42,7 @@ from vision.settle import CARD_REACH, Settler
 from vision.sources import Frame, FrameSource
 from vision.spec import CARD_MM
 from vision.synth import (
+    CamelPose,
     DiePose,
     Hand,
     Light,
@@ -50,9 +57,11 @@ from vision.synth import (
     render,
     throw_path,
 )
+from vision.synth_board import board_view, hand_over_board, placed_camels, props, setup_camels
 from vision.synth_cards import CardPose, card_calibration_frame, dressed_table
 from vision.synth_colour_dice import ColourDiePose, colour_dice_table
 from vision.synth_colour_dice import calibration_frame as colour_calibration_frame
+from vision.table import TRACK_SPACES
 
 CARDS_GAME = "camelup-cards"
 
@@ -364,6 +373,84 @@ class CardStage(Stage):
             self._dressed = {key: drawn(dressed_table(self.table, shot.dice, light), light)}
         return render(self._dressed[key], (), light, rng=self._noise, hands=shot.hands,
                       noise=5.0 if shot.dim else 2.5, jpeg=85)
+
+
+class BoardStage(FrameSource):
+    """The board of a stage's table, filmed by a camera placed to take it all in (1280x720,
+    25 to 55 degrees off vertical) under the stage's light: the camels stand where they were
+    last put, and a hand moves them. Thread-safe, as `Stage` is."""
+
+    def __init__(self, stage: Stage, *, seed: int = 0, fps: float = 4.0) -> None:
+        self.game = stage.game
+        self.camels = camel_set(stage.game)
+        self.fps = fps
+        self.light = stage.light
+        self._rng = np.random.default_rng(seed)
+        self._noise = np.random.default_rng(seed + 1)
+        self.table = board_view(stage.table, self._rng)
+        self._props = props(self._rng, self.table, [], tiles=False)
+        self.stacks: dict[int, tuple[str, ...]] = {}
+        """Where the camels stand now (space 1-16: camels bottom to top), once filmed."""
+        self._poses: list[CamelPose] = []
+        self._film: deque[tuple[list[CamelPose], tuple[Hand, ...]]] = deque()
+        self._filmed = threading.Event()
+        self._filmed.set()
+        self._lock = threading.Lock()
+        self._count = 0
+        self._closed = False
+        self._reader: BoardReader | None = None
+
+    def reader(self, tries: int = 3) -> BoardReader:
+        """The board reader, set up once as a table is: the markers found in a frame, then
+        every camel laid alone on its own space; laid out again when the set-up is refused
+        (`tries` in all), as a person would, and a CalibrationError after the last."""
+        if self._reader is None:
+            table = calibrate_table(self._frame([], ()).image, self.table.layout)
+            for attempt in range(tries):
+                laid = setup_camels(self._rng, self.table.track, self.camels)
+                try:
+                    self._reader = set_up(self._frame(laid, ()).image, table, self.table.track,
+                                          self.camels)
+                    break
+                except CalibrationError:
+                    if attempt == tries - 1:
+                        raise
+        return self._reader
+
+    def place(self, stacks: Mapping[int, Sequence[str]]) -> None:
+        """Film a hand moving the camels to where `stacks` (space: camels bottom to top) has
+        them: over the board as they were, then as they are now, then still."""
+        with self._lock:
+            poses = placed_camels(self._rng, self.table.track, self.camels, stacks)
+            hand = hand_over_board(self._rng, self.table,
+                                   next(iter(sorted(stacks)), TRACK_SPACES // 2))
+            self._film.extend([(self._poses, (hand,)), (poses, (hand,))])
+            self._poses = poses
+            self.stacks = {space: tuple(pile) for space, pile in stacks.items() if pile}
+            self._filmed.clear()
+
+    def wait_filmed(self, timeout: float | None = None) -> bool:
+        """Wait until every move cued so far has been filmed; whether it was in time."""
+        return self._filmed.wait(timeout)
+
+    def read(self) -> Frame | None:
+        with self._lock:
+            if self._closed:
+                return None
+            poses, hands = self._film.popleft() if self._film else (self._poses, ())
+            if not self._film:
+                self._filmed.set()
+            frame = self._frame(poses, hands)
+            self._count += 1
+            return Frame(frame.image, (self._count - 1) / self.fps, self._count - 1)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+
+    def _frame(self, poses: Sequence[CamelPose], hands: Sequence[Hand]) -> RenderedFrame:
+        return render(self.table, [], self.light, rng=self._noise, hands=hands, camels=poses,
+                      props=self._props, noise=2.5, jpeg=85)
 
 
 def stage_for(game: str, **options: Any) -> Stage:

@@ -134,8 +134,14 @@ def board_table(seed: int, game: str = "camelup-2014", *,
     markers, tilted 25 to 55 degrees off vertical, from the players' side of the table."""
     rng = np.random.default_rng(seed)
     table = random_table(int(rng.integers(1 << 30)), game, size=size, jitter=False)
-    table.camels.clear()
-    return replace(table, camera=_board_camera(rng, table, size), _lit={})
+    return board_view(table, rng, size=size)
+
+
+def board_view(table: Table, rng: np.random.Generator, *,
+               size: tuple[int, int] = BOARD_FRAME) -> Table:
+    """`table` as a camera placed at random (`rng`) to see its whole board sees it, with no
+    camel on it: each frame says where the camels stand."""
+    return replace(table, camera=_board_camera(rng, table, size), camels=[], _lit={})
 
 
 def _board_camera(rng: np.random.Generator, table: Table, size: tuple[int, int]) -> Camera:
@@ -236,7 +242,7 @@ def board_frame(table: Table, camels: Sequence[CamelPose], light: Light,
     cards, and with `tiles` desert tiles; perhaps a hand over the board (`hand`), blur, noise
     and JPEG."""
     over = rng.random() < 0.2 if hand is None else hand
-    hands = [_hand_over_board(rng, table)] if over else []
+    hands = [hand_over_board(rng, table)] if over else []
     blur = rng.uniform(0, 2.0) if rng.random() < 0.2 else 0.0
     noise = rng.uniform(1.5, 4.0) * (1.8 if light.name == "dim" else 1.0)
     frame = render(table, [], light, rng=rng, hands=hands, blur=blur, noise=noise,
@@ -255,10 +261,11 @@ def stacks_of(camels: Sequence[CamelPose]) -> dict[int, tuple[str, ...]]:
             for space, pile in sorted(stacks.items())}
 
 
-def _hand_over_board(rng: np.random.Generator, table: Table) -> Hand:
-    """A hand reaching over the board, its palm above a space."""
+def hand_over_board(rng: np.random.Generator, table: Table, space: int | None = None) -> Hand:
+    """A hand reaching over the board, its palm above `space` (1-16; default: any)."""
     track = table.track
-    x, y = track.spaces[int(rng.integers(0, TRACK_SPACES))]
+    space = int(rng.integers(1, TRACK_SPACES + 1)) if space is None else space
+    x, y = track.spaces[space - 1]
     u, v = table.camera.project(np.array([[x, y, 40.0]]))[0]
     w, h = table.camera.size
     hand = random_hand(rng)

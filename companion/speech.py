@@ -3,7 +3,8 @@ in the table's language.
 
 Players look at the board, not at a phone. With `[speech] enabled = true` an `Announcer`
 follows the table's snapshots and says each die or card as it is taken ("Blue, two."), a
-reading that waits for a person ("Check the roll: the camera is not sure."), the end of a leg
+reading that waits for a person ("Check the roll: the camera is not sure."), a board the camera
+sees that the game does not ("The board and the game disagree on space 4."), the end of a leg
 ("Leg over: Ann wins five.") and of the race. A `Speaker` says a line: `Espeak` through
 espeak-ng (the Debian and Raspberry Pi OS package `espeak-ng`), one line after another on a
 thread of its own, so the table never waits on it and a speaker that fails never stops a game;
@@ -112,6 +113,11 @@ def lines(before: Mapping[str, Any], after: Mapping[str, Any],
     waiting = {r["id"] for r in before["pending"]}
     if any(r["id"] not in waiting for r in after["pending"]):
         said.append(words["speech.pending"])
+    alert, shown = after.get("board"), before.get("board")
+    if alert is not None and (shown is None or shown["id"] != alert["id"]):
+        spaces = [str(d["space"]) for d in alert["disagreements"]]
+        said.append(words["speech.board" if len(spaces) == 1 else "speech.board_spaces"]
+                    .format(spaces=", ".join(spaces)))
     return said
 
 

@@ -68,6 +68,20 @@ def test_a_reading_that_waits_asks_to_check_the_roll():
     assert lines(after, after, WORDS["en"]) == []
 
 
+def test_a_new_board_alert_says_where_the_board_and_the_game_disagree():
+    before = views(0)[0]
+    space_4 = {"id": 3, "disagreements": [{"space": 4, "game": [], "camera": ["blue"]}]}
+    after = {**before, "board": space_4}
+    assert lines(before, after, WORDS["en"]) == [
+        "The board and the game disagree on space 4."]
+    assert lines(after, after, WORDS["en"]) == []         # said once, not on every snapshot
+    two = {"id": 4, "disagreements": [{"space": 2, "game": ["green", "blue"], "camera": ["green"]},
+                                      *space_4["disagreements"]]}
+    assert lines(after, {**before, "board": two}, WORDS["fr"]) == [
+        "Le plateau et la partie ne concordent pas sur les cases 2, 4."]
+    assert lines(after, before, WORDS["en"]) == []        # an alert that goes says nothing
+
+
 def test_the_announcer_says_what_happens_at_a_real_table(tmp_path):
     speaker = Recorder()
     with Table(stored_game(tmp_path / "g.sqlite3")) as table, \

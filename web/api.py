@@ -78,21 +78,30 @@ def accept_pending() -> Any:
     Camel pair's `dice` and `moves`."""
     body = json_body(required=False)
     correction = {k: body[k] for k in CORRECTIONS if k in body}
-    return change("accept_pending", _reading_id(body), correction or None)
+    return change("accept_pending", _number(body, "a waiting reading"), correction or None)
 
 
 @bp.post("/pending/reject")
 @trusted
 def reject_pending() -> Any:
     """NO: the waiting reading `id` (the oldest if none) is set aside, and kept."""
-    return change("reject_pending", _reading_id(json_body(required=False)))
+    return change("reject_pending", _number(json_body(required=False), "a waiting reading"))
 
 
-def _reading_id(body: dict[str, Any]) -> int | None:
-    reading = body.get("id")
-    if reading is not None and (isinstance(reading, bool) or not isinstance(reading, int)):
-        abort(400, f'"id" must be the number of a waiting reading, not {reading!r}')
-    return reading
+@bp.post("/board/dismiss")
+@trusted
+def dismiss_board() -> Any:
+    """The players will set the camels as the game has them: the board alert `id` (the one
+    shown if none) goes, and the board is checked again once the camera sees it still."""
+    return change("dismiss_board", _number(json_body(required=False), "a board alert"))
+
+
+def _number(body: dict[str, Any], of: str) -> int | None:
+    """The body's `id`, the number `of` something the page was shown, or None if it has none."""
+    number = body.get("id")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        abort(400, f'"id" must be the number of {of}, not {number!r}')
+    return number
 
 
 def change(name: str, *args: Any) -> Any:

@@ -5,6 +5,10 @@ The table may have no camera (`table.camera` is None), or one that gives no pict
 `is_on` and `wait_for_frame(after, timeout) -> (number, jpeg_bytes) | None`,
 giving the first frame numbered above `after`, already annotated by the reader (board,
 roll zone, each die found with its reading and confidence).
+
+Beside a board alert the page shows the frame the board was last read from: the table's
+`board_camera` is None, or any object whose `board_picture()` gives that frame as JPEG bytes
+(None before the first reading).
 """
 
 from __future__ import annotations
@@ -48,6 +52,18 @@ def still() -> Any:
     if found is None:
         abort(404, "the camera has no picture yet")
     return Response(found[1], mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/camera/board.jpg")
+def board() -> Any:
+    """The frame the board was last read from, for the players to compare with the game."""
+    board_camera = getattr(current_table(), "board_camera", None)
+    if board_camera is None:
+        abort(404, "no camera reads this table's board")
+    picture = board_camera.board_picture()
+    if picture is None:
+        abort(404, "the camera has not read the board yet")
+    return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/camera.mjpg")

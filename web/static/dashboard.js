@@ -214,6 +214,7 @@
 
   function render() {
     renderHeader();
+    renderBoardAlert();
     if (game) game.board();
     else { renderBoard(); renderDice(); }
     renderPending();
@@ -261,6 +262,7 @@
     const crazy = new Set(snap.pieces.crazy_camels);
     const tileMode = composer.kind === "tile" && me.trusted;
     const legalSpaces = new Set(snap.legal.filter((a) => a.action === snap.pieces.tile).map((a) => a.space));
+    const disagreeing = new Set((snap.board ? snap.board.disagreements : []).map((d) => d.space));
     board.append(svg("rect", { x: 100, y: 100, width: 300, height: 300, rx: 18, class: "desert" }));
     board.append(svg("polygon", { points: "250,140 140,330 360,330", class: "pyramid" }));
     board.append(svg("text", { x: 250, y: 250, class: "leg-label" }, t("leg", { leg: snap.leg })));
@@ -281,7 +283,8 @@
       const g = svg("g", { class: "space", "data-space": space });
       const canPlace = tileMode && legalSpaces.has(space);
       const rect = svg("rect", { x: x + 3, y: y + 3, width: 94, height: 94, rx: 10,
-        class: "cell" + (canPlace ? " can-place" : "") + (composer.space === space ? " chosen" : "") });
+        class: "cell" + (canPlace ? " can-place" : "") + (composer.space === space ? " chosen" : "")
+          + (disagreeing.has(space) ? " disagrees" : "") });
       g.append(rect);
       g.append(svg("text", { x: x + 10, y: y + 20, class: "space-number" }, space));
       const tile = snap.tiles[String(space)];
@@ -333,6 +336,78 @@
       inside.append(el("span", { class: "die-chip small d-" + die, dataset: { die }, title: colour(die) }, colour(die)));
     }
     box.append(out, inside);
+  }
+
+  // --- the board the camera reads --------------------------------------------------------
+
+  // While the board the camera read still contradicts the game: each space as the game and the
+  // camera have it, the picture it was read from with those spaces outlined, and on an unlocked
+  // phone the one roll that explains it (one tap) or the players' word that they fix the board.
+  // Drawn again only when the alert changes, so its picture is fetched once, not per snapshot.
+  let alertDrawn = null;
+
+  function renderBoardAlert() {
+    const alert = snap.board;
+    $("board-alert").hidden = !alert;
+    const drawn = JSON.stringify([alert, me.trusted]);
+    if (drawn === alertDrawn) return;
+    alertDrawn = drawn;
+    const body = $("board-alert-body");
+    body.replaceChildren();
+    if (!alert) return;
+    const stack = (camels) => (camels.length
+      ? el("span", { class: "stack" }, camels.map((c) => chip(c, c ? undefined : "?")))
+      : el("span", { class: "muted" }, t("board_alert.empty")));
+    const spaces = el("table", { class: "board-check" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("board_alert.space")),
+        el("th", { scope: "col" }, t("board_alert.game")), el("th", { scope: "col" }, t("board_alert.camera")))),
+      el("tbody", {}, alert.disagreements.map((d) => el("tr", { dataset: { space: d.space } },
+        el("th", { scope: "row" }, number(d.space)),
+        el("td", { dataset: { side: "game" } }, stack(d.game)),
+        el("td", { dataset: { side: "camera" } }, stack(d.camera))))));
+    const words = el("div", { class: "board-words" }, spaces, el("p", { class: "muted" }, t("board_alert.stacks")));
+    if (!alert.fix) {
+      words.append(el("p", {}, alert.rolls ? t("board_alert.many_rolls", { count: number(alert.rolls) }) : t("board_alert.no_roll")));
+    }
+    if (!me.trusted) {
+      words.append(el("p", { class: "step" }, t("board_alert.locked")));
+    } else {
+      const buttons = el("div", { class: "row" });
+      if (alert.fix) {
+        const { index, action } = alert.fix;
+        const label = action.numeral
+          ? t("board_alert.fix_grey", { value: number(action.value), numeral: colour(action.numeral) })
+          : t("board_alert.fix", { die: colour(action.die), value: number(action.value) });
+        buttons.append(choice(label, { class: "primary", dataset: { answer: "fix" } }, async () => {
+          if (await act("PUT", "/api/actions/" + index, action)) toast(t("edit.done", { number: index + 1 }));
+        }));
+      }
+      buttons.append(choice(t("board_alert.dismiss"), { dataset: { answer: "dismiss" } }, async () => {
+        if (await act("POST", "/api/board/dismiss", { id: alert.id })) toast(t("board_alert.dismissed"));
+      }));
+      words.append(buttons);
+    }
+    body.append(words);
+    if (alert.picture) body.append(boardPicture(alert));
+  }
+
+  // The frame the board was read from, the disagreeing spaces outlined in its own pixels (the
+  // overlay's viewBox is the picture's size, so it scales with the image); gone if it won't load.
+  function boardPicture(alert) {
+    const [width, height] = alert.picture.size;
+    const overlay = svg("svg", { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", "aria-hidden": "true" });
+    const size = Math.round(width / 24);
+    for (const d of alert.disagreements) {
+      const corners = alert.picture.spaces[String(d.space)];
+      if (!corners) continue;
+      overlay.append(svg("polygon", { points: corners.map((c) => c.join(",")).join(" "), class: "disagrees", "data-space": d.space }));
+      const middle = [0, 1].map((k) => corners.reduce((sum, c) => sum + c[k], 0) / corners.length);
+      overlay.append(svg("text", { x: middle[0], y: middle[1], "font-size": size, "stroke-width": size / 6 }, number(d.space)));
+    }
+    const figure = el("figure", { class: "board-picture" });
+    figure.append(el("img", { src: "/camera/board.jpg?alert=" + alert.id, alt: t("board_alert.picture"), width, height,
+      onerror: () => { figure.hidden = true; } }), overlay);
+    return figure;
   }
 
   // --- the player to act's choices --------------------------------------------------------

@@ -146,11 +146,11 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
             landings += np.bincount(landed, p, len(landings))
         if step == rolls - 1:
             settle(cells, p, over)
-            return cells[:, ~over], p[~over]
+            return cells.compress(~over, axis=1), p[~over]
         mask = mask[parent] & ~bit
         if over.any():
-            settle(cells[:, over], p[over], over[over])
-            cells, mask, p = cells[:, ~over], mask[~over], p[~over]
+            settle(cells.compress(over, axis=1), p[over], over[over])
+            cells, mask, p = cells.compress(~over, axis=1), mask[~over], p[~over]
         cells, mask, prob = _merge(cells, mask, p)
     return cells, prob
 
@@ -219,7 +219,8 @@ def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
         held = tiles[order]
         starts[1:] |= held[1:] != held[:-1]
     first = order[starts]
-    merged = cells[:, first], mask[first], np.add.reduceat(prob[order], np.flatnonzero(starts))
+    merged = (cells.take(first, axis=1), mask[first],
+              np.add.reduceat(prob[order], np.flatnonzero(starts)))
     return merged if tiles is None else (*merged, tiles[first])
 
 
@@ -267,8 +268,9 @@ def tile_landings(state: State, owner: str,
         cells, _, over = move(layout, cells.take(parent[every], axis=1), camel[every], steps[every],
                               codes=codes, code=code)
         going = ~over
-        cells, mask, prob, tiles = _merge(cells[:, going], (mask[parent] & ~bit)[every][going],
-                                          p[every][going], tiles[going])
+        cells, mask, prob, tiles = _merge(cells.compress(going, axis=1),
+                                          (mask[parent] & ~bit)[every][going], p[every][going],
+                                          tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
             for space, code in placements}
 
@@ -298,7 +300,7 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
         def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray,
                    won: np.ndarray = won, lost: np.ndarray = lost) -> None:
             if over.any():
-                order = layout.order(cells[:, over])
+                order = layout.order(cells.compress(over, axis=1))
                 won += np.bincount(order[0], prob[over], layout.racing)
                 lost += np.bincount(order[-1], prob[over], layout.racing)
 
@@ -316,8 +318,9 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
     rng = np.random.default_rng(seed)
     races = int(races * min(4.0, 1 / going_on))
     drawn = np.searchsorted(np.cumsum(prob), (np.arange(races) + rng.random()) / races * going_on)
-    won, lost = _simulate(layout, edition, cells[:, np.minimum(drawn, len(prob) - 1)], rng,
-                          dice=edition.dice, rolls=edition.dice_per_leg, codes=no_tiles)
+    cells = cells.take(np.minimum(drawn, len(prob) - 1), axis=1)
+    won, lost = _simulate(layout, edition, cells, rng, dice=edition.dice,
+                          rolls=edition.dice_per_leg, codes=no_tiles)
     spread = np.concatenate([won, lost]) / races
     return RaceOdds(winner + going_on * won / races, loser + going_on * lost / races, races,
                     going_on * float(np.sqrt(spread * (1 - spread) / races).max()))
@@ -360,15 +363,16 @@ def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.rando
             grey = np.flatnonzero(camel < 0)
             if len(grey):
                 camel = camel.copy()
-                camel[grey] = crazy_camel_to_move(layout, cells[:, grey], numeral[grey, roll])
+                camel[grey] = crazy_camel_to_move(layout, cells.take(grey, axis=1),
+                                                   numeral[grey, roll])
             cells, _, over = move(layout, cells, camel, steps[:, roll], codes=codes)
             if over.any():
-                order = layout.order(cells[:, over])
+                order = layout.order(cells.compress(over, axis=1))
                 winner += np.bincount(order[0], minlength=layout.racing)
                 loser += np.bincount(order[-1], minlength=layout.racing)
                 going = ~over
-                cells, drawn, steps, numeral = (cells[:, going], drawn[going], steps[going],
-                                                numeral[going])
+                cells, drawn, steps, numeral = (cells.compress(going, axis=1), drawn[going],
+                                                steps[going], numeral[going])
         dice, rolls, codes = edition.dice, edition.dice_per_leg, np.zeros_like(codes)
     return winner, loser
 

@@ -4,12 +4,13 @@ The odds go through hundreds of thousands of ways a leg can go and simulate thou
 races; moving one camel at a time through the rules engine would take seconds. Here a batch
 of tracks is one integer array, `cells` (a row per camel, a column per track: NumPy then runs
 each step along one long row rather than along thousands of rows a few camels long, several
-times quicker), each camel's cell being `(space + MARGIN) * 8 + height`, so that one
-comparison tells which camel is ahead (a higher cell: further along, or higher in the same
-stack) and which camels a move carries (the cells from the mover's up to the top of its
-space). `move` moves a chosen camel on every track at once by the very rules of
-`companion.rules.camelup` (stacks carried, top or under, tiles, crazy camels), against which
-the tests check it outcome by outcome.
+times quicker; tracks are picked with `take` and `compress` along that axis, which
+`cells[:, picked]` does several times slower), each camel's cell being
+`(space + MARGIN) * 8 + height`, so that one comparison tells which camel is ahead (a higher
+cell: further along, or higher in the same stack) and which camels a move carries (the cells
+from the mover's up to the top of its space). `move` moves a chosen camel on every track at
+once by the very rules of `companion.rules.camelup` (stacks carried, top or under, tiles,
+crazy camels), against which the tests check it outcome by outcome.
 """
 
 from __future__ import annotations

@@ -18,11 +18,18 @@ hand, and a die it misread for sure is put right on the page, as a person would.
 Cards they also deal the racing cards each leg (the deck, the intel cards shown, the hand
 cards), play a hand card, place the fennec or the palm tree; in The Last Camel they choose the
 camels for a roll that can be used several ways, and show their owner cards after the race.
+
+In Camel Up a second rendered camera films the board (`vision.stage.BoardStage`), and the
+players move the camels on it as each die says, so the table checks the board after every
+move. When the camera misread a die for sure they move the camels by what the die truly shows,
+and the board alert's one tap puts the game right. Now and then (`SLIP`) a player sets a camel
+down wrong: the alert comes, and they put the board right and dismiss it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import random
 import tempfile
@@ -47,7 +54,7 @@ from companion.hosting import (
     start_logging,
 )
 from companion.newgame import new_header
-from companion.rules import cards, last_camel
+from companion.rules import cards, last_camel, rules_for
 from companion.snapshot import Snapshot
 from companion.table import Table
 
@@ -64,6 +71,8 @@ TURN_TIME = 2.5
 land."""
 FPS = 15.0
 """Frames a second the rendered table is filmed at."""
+BOARD_FPS = 4.0
+"""Frames a second the board is filmed at: it is read only once still."""
 CARD_SETUP = {2: (15, 12, 6), 3: (16, 9, 3), 4: (17, 7, 2), 5: (18, 6, 1), 6: (19, 5, 1)}
 """Camel Up Cards' Leg Setup card by players: the track's length, the cards dealt to each and
 those each puts in the deck (docs/game-log.md's table; the demo's own where it is silent)."""
@@ -71,6 +80,12 @@ LAST_CAMEL_BOARD = {"spaces": 25, "oases": [7, 13, 19]}
 READ_TIME = 5.0
 """Seconds the table waits for the camera to read a die once it lies still, before logging
 it by hand."""
+BOARD_TIME = 20.0
+"""Seconds the players wait for the board alert after setting the camels down as the die
+truly says (or wrong), before they put the game (or the board) right by hand: the table's
+grace for moving camels, then the board filmed still and read."""
+SLIP = 0.05
+"""The share of moves in which a player sets a camel down wrong."""
 
 
 def add_command(commands: Any) -> None:
@@ -176,7 +191,10 @@ class DemoTable:
         self.outcomes: Counter[str] = Counter()
         """How each die thrown (card laid) came into the game: "read" by the camera alone,
         "confirmed" with OK, "corrected" on the page, "logged" by hand, "replaced" after a sure
-        misread; and "rejected", the false readings set aside with NO."""
+        misread, "fixed_by_board" with the board alert's one tap after a sure misread; and
+        "rejected", the false readings set aside with NO. The board alerts: "slip_caught" (a
+        camel set down wrong, shown), "slip_missed" (not shown in BOARD_TIME), "false_alert"
+        (the board was as the game has it)."""
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)
@@ -188,6 +206,12 @@ class DemoTable:
         self._played = 0
         """How many actions the game held when the table last looked."""
         self.camera = TableCamera(lambda: _Lens(self), self._settler, pace=True)
+        self.board = _board_stage(self.stage, self.rng.randrange(2 ** 31))
+        """The board's camera and the camels on it (None in a game without a board)."""
+        self.board_camera = TableCamera(lambda: _BoardLens(self), lambda game: None,
+                                        make_board=self._board_watch, pace=True)
+        self._slipped: float | None = None
+        """When a player last set a camel down wrong, until the board is put right."""
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
@@ -198,8 +222,23 @@ class DemoTable:
         stage = self.stage
         return stage.settler() if game == stage.game else None
 
+    def _board_watch(self, game: str) -> Any:
+        """The board's camera reads the board of the game it films, set up as a table is."""
+        from vision.board_watch import BoardWatch
+        from vision.calibrate import CalibrationError
+
+        board = self.board
+        if board is None or board.game != game:
+            return None
+        try:
+            return BoardWatch(board.reader())
+        except CalibrationError as e:
+            log.warning("the board's camera cannot be set up: %s", e)
+            return None
+
     def __enter__(self) -> DemoTable:
         self.camera.attach(self.table)
+        self.board_camera.attach(self.table, shown=False)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -207,6 +246,7 @@ class DemoTable:
         if self._thread.is_alive():
             self._thread.join()
         self.camera.close()
+        self.board_camera.close()
         self.panel.close()
 
     def start(self) -> None:
@@ -229,7 +269,9 @@ class DemoTable:
                 snapshot = self.table.snapshot
                 self._follow(snapshot)
                 view = snapshot.view
-                if view["finished"] and not view["legal"]:
+                if view["board"]:
+                    self._answer_board(snapshot)
+                elif view["finished"] and not view["legal"]:
                     played += 1
                     if self.games and played >= self.games:
                         break
@@ -241,6 +283,7 @@ class DemoTable:
                     self._show_owner(snapshot)
                 else:
                     self._turn(snapshot)
+                self._keep_board(self.table.snapshot)
                 trim_memory()  # frames drawn and read this turn, given back before the next
                 self._pause(self.pace)
         except _Stopped:
@@ -266,7 +309,11 @@ class DemoTable:
         stage.settler()
         old, self.stage = self.stage, stage
         old.close()
+        board, self.board = self.board, _board_stage(stage, self.rng.randrange(2 ** 31))
+        if board is not None:
+            board.close()
         self._deck, self._hands = [], {}
+        self._slipped = None
 
     def _turn(self, snapshot: Snapshot) -> None:
         game = snapshot.view["game"]
@@ -372,14 +419,69 @@ class DemoTable:
         elif after.view["pending"]:
             after = self._check_pending(after)
         elif not _shows(after.view["history"][-1]["action"], truth):
-            log.info("the camera misread %s: putting it right", _words(truth))
-            self.outcomes["replaced"] += 1
-            after = self.table.replace(actions, _line(snapshot, truth))
+            after = self._fix_misread(snapshot, after, truth)
         else:
             self.outcomes["read"] += 1
         if hasattr(truth, "faces") or after.view["leg"] != leg or after.view["finished"]:
             self._pause(1.5)
             self.stage.clear()
+
+    def _fix_misread(self, before: Snapshot, after: Snapshot, truth: Any) -> Snapshot:
+        """The camera misread a die for sure: the players move the camels by what it truly
+        shows, and take the board alert's one tap when it offers that roll; else (no board,
+        no alert in time, another fix) they put the roll right on the page."""
+        board, line = self.board, _line(before, truth)
+        if board is not None and board.game == before.view["game"]:
+            rules = rules_for(board.game)
+            state = rules.apply(before.state, rules.parse_action(line))
+            board.place(_stacks(rules.state_json(state)["track"]))
+            alert = self._wait(lambda s: bool(s.view["board"]), after.version, BOARD_TIME)
+            fix = alert and alert.view["board"]["fix"]
+            if fix and _shows(fix["action"], truth):
+                log.info("the board shows the camera misread %s: one tap puts it right",
+                         _words(truth))
+                self.outcomes["fixed_by_board"] += 1
+                return self.table.replace(fix["index"], fix["action"])
+        log.info("the camera misread %s: putting it right", _words(truth))
+        self.outcomes["replaced"] += 1
+        return self.table.replace(len(before.view["history"]), line)
+
+    def _keep_board(self, snapshot: Snapshot) -> None:
+        """Move the camels on the board as the game has them now, a camel now and then set
+        down wrong (`SLIP`); a board left wrong that no alert showed in BOARD_TIME is put
+        right."""
+        board = self.board
+        if board is None or board.game != snapshot.view["game"]:
+            return
+        stacks = _stacks(snapshot.view["track"])
+        if self._slipped is not None:
+            if time.monotonic() - self._slipped < BOARD_TIME:
+                return
+            log.info("the camel set down wrong was not shown: putting it right")
+            self.outcomes["slip_missed"] += 1
+            self._slipped = None
+        if stacks == board.stacks:
+            return
+        wrong = _slip(self.rng, stacks) if board.stacks and self.rng.random() < SLIP else None
+        if wrong is not None:
+            log.info("a camel is set down wrong on the board")
+            self._slipped = time.monotonic()
+        board.place(wrong or stacks)
+
+    def _answer_board(self, snapshot: Snapshot) -> None:
+        """The board alert: the players look at the board, put it as the game has it and
+        dismiss the alert."""
+        alert = snapshot.view["board"]
+        self._pause(1.5)
+        if self._slipped is None:
+            log.warning("a board alert with the board as the game has it: %s",
+                        alert["disagreements"])
+        self.outcomes["false_alert" if self._slipped is None else "slip_caught"] += 1
+        self._slipped = None
+        if self.board is not None:
+            self.board.place(_stacks(snapshot.view["track"]))
+        with contextlib.suppress(CompanionError):  # it went as the board was put right
+            self.table.dismiss_board(alert["id"])
 
     def _check_pending(self, snapshot: Snapshot) -> Snapshot:
         """Look at the die the camera was unsure of: OK if the page has it right, NO if the
@@ -422,9 +524,11 @@ class DemoTable:
         pin.drive_high()
         self._pause(0.2, scaled=False)
 
-    def _wait(self, done: Callable[[Snapshot], bool], after: int) -> Snapshot | None:
-        """The first snapshot past version `after` for which `done` holds, or None in time."""
-        deadline = time.monotonic() + READ_TIME
+    def _wait(self, done: Callable[[Snapshot], bool], after: int,
+              timeout: float = READ_TIME) -> Snapshot | None:
+        """The first snapshot past version `after` for which `done` holds, or None within
+        `timeout` seconds."""
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             snapshot = self.table.wait_for_snapshot(after, deadline - time.monotonic())
             if self._stopping.is_set() or self.table.is_closed:
@@ -467,6 +571,55 @@ class _Lens:
 
     def close(self) -> None:
         self.demo.stage.close()
+
+
+class _BoardLens:
+    """The demo's board camera: the frames of whichever board the table is set with now, as
+    one film; a game without a board, an empty picture now and then (nothing to read)."""
+
+    def __init__(self, demo: DemoTable) -> None:
+        self.demo = demo
+        self.count = 0
+
+    def read(self) -> Any:
+        import numpy as np
+
+        from vision.sources import Frame
+
+        board = self.demo.board
+        frame = None if board is None else board.read()
+        if frame is None:
+            time.sleep(1.0 / BOARD_FPS)
+            frame = Frame(np.zeros((72, 128, 3), np.uint8), 0.0, 0)
+        self.count += 1
+        return Frame(frame.image, (self.count - 1) / BOARD_FPS, self.count - 1)
+
+    def close(self) -> None:
+        if self.demo.board is not None:
+            self.demo.board.close()
+
+
+def _board_stage(stage: Any, seed: int) -> Any:
+    """The board of `stage`'s table and its camera, if its game has one."""
+    from vision.camels import CAMEL_SETS
+    from vision.stage import BoardStage
+
+    return BoardStage(stage, seed=seed, fps=BOARD_FPS) if stage.game in CAMEL_SETS else None
+
+
+def _stacks(track: dict[str, list[str]]) -> dict[int, tuple[str, ...]]:
+    """A page's track (space as text: camels bottom to top) as the board's stacks."""
+    return {int(space): tuple(pile) for space, pile in track.items() if pile}
+
+
+def _slip(rng: random.Random, stacks: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
+    """`stacks` with one camel set down wrong: the top camel of a stack one space on."""
+    space = rng.choice(sorted(stacks))
+    *below, top = stacks[space]
+    wrong = {**stacks, space: tuple(below)}
+    beyond = space % 16 + 1
+    wrong[beyond] = (*stacks.get(beyond, ()), top)
+    return {k: pile for k, pile in wrong.items() if pile}
 
 
 def _line(snapshot: Snapshot, truth: Any) -> dict[str, Any]:

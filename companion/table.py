@@ -511,8 +511,6 @@ class Table:
                 if item:
                     self._run(*item)
                 if time.monotonic() >= beat_due:
-                    if self.board_alert is None:
-                        self._publish(self.check_board(raising=True))
                     self._beat()
                     beat_due = time.monotonic() + self.beat_time
             self._mark_closed()

@@ -40,7 +40,7 @@ def film(watch: BoardWatch, image: np.ndarray, start: float, seconds: float,
 def test_the_board_is_read_once_each_time_it_comes_to_rest(table):
     session, reader = table
     rng = np.random.default_rng(SEED)
-    watch = BoardWatch(reader, still_time=1.0)
+    watch = BoardWatch(reader, still_time=1.0, recheck_time=60.0)
     first = session.frame(hand=False)
     read = film(watch, first.image, 0.0, 3.0, rng)
     assert [at for at, _ in read] == [pytest.approx(1.0)], f"table {SEED}"
@@ -52,6 +52,14 @@ def test_the_board_is_read_once_each_time_it_comes_to_rest(table):
     assert heights(read[0][1]) == heights(reader.read(moved.image)), f"table {SEED}"
 
 
+def test_a_board_still_all_along_is_read_again_now_and_then(table):
+    session, reader = table
+    watch = BoardWatch(reader, still_time=1.0, recheck_time=2.0)
+    frame = session.frame(hand=False)
+    read = film(watch, frame.image, 0.0, 5.0, np.random.default_rng(SEED + 2))
+    assert [at for at, _ in read] == [pytest.approx(1.0), pytest.approx(3.0)], f"table {SEED}"
+
+
 def heights(reading) -> dict[int, int]:
     return {stack.space: len(stack.camels) for stack in reading.stacks}
 
@@ -59,7 +67,7 @@ def heights(reading) -> dict[int, int]:
 def test_a_hand_resting_over_the_board_is_not_a_reading(table):
     session, reader = table
     rng = np.random.default_rng(SEED + 1)
-    watch = BoardWatch(reader, still_time=0.5)
+    watch = BoardWatch(reader, still_time=0.5, recheck_time=60.0)
     hand = session.frame(hand=True)
     assert film(watch, hand.image, 0.0, 2.0, rng) == [], f"table {SEED}"
     bare = session.frame(hand=False, stacks=hand.stacks)

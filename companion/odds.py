@@ -85,15 +85,22 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     codes = layout.tile_codes(tile_sides(state) if tiles is None else tiles)
     racing = layout.racing
     places = np.zeros((racing, racing))
-    pairs = np.zeros(racing * racing)
+    pairs = np.zeros((racing, racing))
     winner, loser = np.zeros(racing), np.zeros(racing)
     landings = np.zeros(len(codes))
 
     def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
+        """Each row's chance added to its places, to its first two camels and, where the race
+        is over, to its winner and loser; the first two places are summed from the counts of
+        the first two camels rather than counted again."""
         order = layout.order(cells)
-        for place, camel in enumerate(order):
+        first_two = np.bincount(order[0] * racing + order[1], prob, racing * racing)
+        first_two = first_two.reshape(racing, racing)
+        pairs[:] += first_two
+        places[:, 0] += first_two.sum(axis=1)
+        places[:, 1] += first_two.sum(axis=0)
+        for place, camel in enumerate(order[2:], 2):
             places[:, place] += np.bincount(camel, prob, racing)
-        pairs[:] += np.bincount(order[0] * racing + order[1], prob, racing * racing)
         if over.any():
             winner[:] += np.bincount(order[0][over], prob[over], racing)
             loser[:] += np.bincount(order[-1][over], prob[over], racing)
@@ -111,7 +118,7 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     return LegOdds(
         camels=layout.camels[:racing],
         places=places,
-        pairs=pairs.reshape(racing, racing),
+        pairs=pairs,
         race_over=float(winner.sum()),
         winner=winner,
         loser=loser,

@@ -112,7 +112,7 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
     else:
         played = _play_leg(layout, state.dice_in_pyramid, cells, np.ones(1), codes=codes,
                            rolls=edition.dice_per_leg - len(state.dice_out), settle=settle,
-                           landings=landings)
+                           landings=landings if codes.any() else None)
         assert played is not None
         ends = played
     return LegOdds(

@@ -65,11 +65,13 @@ def reads_board(game: Game) -> bool:
 @dataclass(frozen=True)
 class SeenBoard:
     """A board the camera read still: the camels on each space, how sure it is of each
-    stack (0 to 1), and where each space is in the picture it was read from."""
+    stack (0 to 1), where each space is in the picture it was read from, and for how many
+    seconds nobody had touched the board then (None: the camera does not say)."""
 
     stacks: Mapping[int, tuple[str | None, ...]]
     confidence: Mapping[int, float]
     picture: Mapping[str, Any] | None = None
+    still: float | None = None
 
     @classmethod
     def from_json(cls, line: Any) -> SeenBoard:
@@ -94,8 +96,13 @@ class SeenBoard:
             if space in board:
                 raise IllegalAction(f"a board reading gives space {space} twice")
             board[space], sure[space] = tuple(camels), float(confidence)
-        picture = line.get("picture")
-        return cls(board, sure, picture if isinstance(picture, Mapping) else None)
+        picture, still = line.get("picture"), line.get("still")
+        if still is not None and not (isinstance(still, int | float)
+                                      and not isinstance(still, bool) and still >= 0):
+            raise IllegalAction(f'"still" is the seconds the board had been still, not '
+                                f"{still!r}")
+        return cls(board, sure, picture if isinstance(picture, Mapping) else None,
+                   None if still is None else float(still))
 
     def is_sure_of(self, space: int) -> bool:
         """Whether the camera is sure enough of what stands on `space` to raise an alert

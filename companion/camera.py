@@ -265,8 +265,8 @@ class TableCamera:
             self._frames.notify_all()
 
     def _watch_board(self, game: str, image: Any, time: float) -> None:
-        """Hand the table the board each time it has come to rest, where each space is in
-        the picture with it, and keep that frame for the pages."""
+        """Hand the table the board each time it has come to rest, with how long it has been
+        still and where each space is in the picture, and keep that frame for the pages."""
         if self.make_board is None:
             return
         if game != self._board_game:
@@ -276,9 +276,11 @@ class TableCamera:
             return
         with self._frames:
             self._board_frame = (image, None)
+        watch = self._board
         picture = {"size": [image.shape[1], image.shape[0]],
-                   "spaces": {str(k): v for k, v in self._board.reader.space_outlines().items()}}
-        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture}))
+                   "spaces": {str(k): v for k, v in watch.reader.space_outlines().items()}}
+        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture,
+                                 "still": round(time - watch.still_since, 2)}))
 
     def _hand_in(self, command: Command) -> None:
         """Give what was seen to the table without waiting: the camera never blocks on it."""

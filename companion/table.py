@@ -230,7 +230,9 @@ class BoardSeen(Command):
     def run(self, table: Table) -> Change:
         if not reads_board(table.stored.game):
             raise IllegalAction("this game has no board the camera reads")
-        table.board_seen = SeenBoard.from_json(self.reading)
+        seen = SeenBoard.from_json(self.reading)
+        table.board_seen = seen
+        table.board_touched = None if seen.still is None else time.monotonic() - seen.still
         return table.check_board(raising=True)
 
 
@@ -247,7 +249,7 @@ class DismissBoard(Command):
             raise IllegalAction("the board and the game agree: there is nothing to dismiss")
         if self.alert is not None and self.alert != shown["id"]:
             raise IllegalAction(f"board alert {self.alert} is gone already")
-        table.board_alert = table.board_seen = None
+        table.board_alert = table.board_seen = table.board_touched = None
         return Change.VIEW
 
 
@@ -309,6 +311,8 @@ class Table:
         """The latest notice for the pages, set on the table's thread only."""
         self.board_seen: SeenBoard | None = None
         """The board the camera last read still."""
+        self.board_touched: float | None = None
+        """When (time.monotonic) someone last touched the board the camera read, if known."""
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
         self._alerts = 0
@@ -437,7 +441,7 @@ class Table:
         """For commands: store a new game (its header checked first) and play it from now."""
         self._stored = self.stored.store.new_game(header)
         self.odds = None
-        self.board_seen = self.board_alert = None
+        self.board_seen = self.board_alert = self.board_touched = None
 
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
@@ -455,7 +459,9 @@ class Table:
             return Change.NOTHING
         found = board_alert(game, seen)
         shown = self.board_alert
-        raising = raising and time.monotonic() - self._track_changed >= self.board_grace
+        touched = self.board_touched
+        raising = raising and ((touched is not None and touched > self._track_changed)
+                               or time.monotonic() - self._track_changed >= self.board_grace)
         if found is None or (shown is None and (not raising or self.stored.pending())):
             self.board_alert = None
             return Change.NOTHING if shown is None else Change.VIEW

@@ -80,18 +80,26 @@ def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
 
 def test_the_players_have_a_moment_to_move_the_camels_before_the_board_must_agree(tmp_path):
     with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.5) as table:
-        table.see_board(seen(START))
+        table.see_board(seen(START, still=30))
         table.push(ROLL)
-        # the board is read still before anyone moved the camel: not yet a disagreement,
-        # and a bet does not move a camel
-        assert table.see_board(seen(START)).view["board"] is None
+        # the board, untouched since before the roll: not yet a disagreement, and a bet does
+        # not move a camel
+        assert table.see_board(seen(START, still=30)).view["board"] is None
         table.push({"player": "Bob", "action": "leg_bet", "camel": "blue"})
         time.sleep(0.5)
         # nobody moves it: the camera's next look raises the alert
-        alert = table.see_board(seen(START)).view["board"]
+        alert = table.see_board(seen(START, still=40)).view["board"]
         assert alert["disagreements"] == [
             {"space": 1, "game": [], "camera": ["blue"]},
             {"space": 2, "game": ["green", "blue"], "camera": ["green"]}]
+
+
+def test_a_board_touched_since_the_camels_moved_in_the_game_is_checked_at_once(tmp_path):
+    with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=60) as table:
+        table.push(ROLL)
+        wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+        assert table.see_board(seen(wrong, still=30)).view["board"] is None
+        assert table.see_board(seen(wrong, still=0.0)).view["board"]["disagreements"]
 
 
 def test_no_alert_while_a_die_waits_for_ok(table):
@@ -107,6 +115,7 @@ def test_no_alert_while_a_die_waits_for_ok(table):
     ({"stacks": [{"space": 17, "camels": ["blue"], "confidence": 1}]}, "a space 1-16"),
     ({"stacks": [{"space": 2, "camels": [], "confidence": 1}]}, "a space 1-16, its camels"),
     ({"stacks": [{"space": 2, "camels": ["blue"]}]}, "and a confidence"),
+    ({"stacks": [], "still": -1}, '"still" is the seconds'),
     ({"stacks": [{"space": 2, "camels": ["blue"], "confidence": 1},
                  {"space": 2, "camels": ["green"], "confidence": 1}]}, "gives space 2 twice"),
 ])

@@ -44,7 +44,8 @@ class BoardWatch:
         space = view.track.space_size * _SCALE * reader.pixels_per_mm
         self._moved = _MOVED * space * space
         self._before: np.ndarray | None = None
-        self._still_since = 0.0
+        self.still_since = 0.0
+        """When (frame time) the board last moved: a reading says what stood still since."""
         self._read_at = -recheck_time
         self._due = True
 
@@ -56,18 +57,18 @@ class BoardWatch:
         if self._mask is None or self._mask.shape != small.shape:
             self._mask = np.zeros(small.shape, np.uint8)
             cv2.fillConvexPoly(self._mask, self._outline, 255, shift=SHIFT)
-            self._before, self._still_since = None, time
+            self._before, self.still_since = None, time
         if self._before is not None:
             changed = cv2.absdiff(small, self._before) > _CHANGE
             if np.count_nonzero(changed & (self._mask > 0)) > self._moved:
-                self._still_since, self._due = time, True
+                self.still_since, self._due = time, True
         self._before = small
         due = self._due or time - self._read_at >= self.recheck_time
-        if not due or time - self._still_since < self.still_time:
+        if not due or time - self.still_since < self.still_time:
             return None
         reading = self.reader.read(image)
         if reading.hand:
-            self._still_since = time
+            self.still_since = time
             return None
         self._due, self._read_at = False, time
         return reading

@@ -153,7 +153,7 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
             landings += np.bincount(landed, p, len(landings))
         if step == rolls - 1:
             settle(cells, p, over)
-            return cells.compress(~over, axis=1), p[~over]
+            return (cells.compress(~over, axis=1), p[~over]) if over.any() else (cells, p)
         mask = mask[parent] & ~bit
         if over.any():
             settle(cells.compress(over, axis=1), p[over], over[over])
@@ -209,7 +209,9 @@ def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
            tiles: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Rows holding the same track and the same dice left become one, their chances added.
 
-    With `tiles` (the candidate tiles each row stands for) those must be the same too.
+    With `tiles` (the candidate tiles each row stands for) those must be the same too. The
+    rows come in runs already sorted (each face's rolls, row after row), which a stable sort
+    takes in twice as quickly as the default one.
     """
     if not len(prob):
         return (cells, mask, prob) if tiles is None else (cells, mask, prob, tiles)
@@ -217,7 +219,7 @@ def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
     packed[:, : len(cells)] = cells.T
     packed[:, 7] = mask
     key = packed.view(np.int64).ravel()
-    order = key.argsort() if tiles is None else np.lexsort((tiles, key))
+    order = key.argsort(kind="stable") if tiles is None else np.lexsort((tiles, key))
     key = key[order]
     starts = np.empty(len(order), dtype=bool)
     starts[0] = True

@@ -6,22 +6,30 @@ A person at the table opens the calibration page and, looking at what the camera
 2. locks the focus, exposure and white balance the camera settled on under this light (a Pi
    camera), on the running camera at once;
 3. lays all the game's dice in the roll zone and has their colours learned;
-4. saves. The camera reads with the new calibration from the next frame on.
+4. stands every camel of a Camel Up game alone on its own space of the track and has the
+   camels learned: the board reader is set up from that frame;
+5. saves. The camera reads with the new calibration from the next frame on.
 
 What is learned is written to a file of its own in the state directory (`calibrated`), whose
 `[vision.*]` tables stand in for the configuration's: the service cannot write /etc, and the
-configuration a person wrote is never rewritten. Each step works on the camera's latest frame,
-and a step that cannot be done says why in one line and changes nothing.
+configuration a person wrote is never rewritten. The camels' set-up frame is kept beside it as
+a picture, one per game (`board-camelup-2018.png`): the board reader needs the bare board round
+each camel as well as their colours, and sets itself up from that frame at every start. Each
+step works on the camera's latest frame, and a step that cannot be done says why in one line
+and changes nothing.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
 from companion.rules.cards import GAME as CARDS_GAME
+
+log = logging.getLogger("camel_companion.calibration")
 
 
 class CalibrationRefused(CompanionError, ValueError):
@@ -95,6 +103,7 @@ class Calibrator:
                         else vision.colours_game if vision.colours is not None else None),
             "exposure": (found["exposure"] if "exposure" in found else
                          None if vision.camera is None else vision.camera.to_config()),
+            "camels": self._camels_learned(),
             "unsaved": sorted(found),
         }
 
@@ -159,6 +168,58 @@ class Calibrator:
         self._found["colours"] = (game, colours)
         return self.status()
 
+    def learn_camels(self, game: str) -> dict[str, Any]:
+        """Step 4: the board reader of `game` set up from the latest frame, every camel
+        standing alone on its own space of the track; the frame is kept to set it up again
+        at every start once saved."""
+        from vision.board import set_up
+        from vision.calibrate import CalibrationError
+        from vision.camels import CAMEL_SETS
+
+        if game not in CAMEL_SETS:
+            raise CalibrationRefused(f"the camera reads no camels of {game}: no camels to "
+                                     "learn")
+        table = self._found.get("table", self._vision.calibration)
+        if table is None:
+            raise CalibrationRefused("the board is not calibrated: find the markers first")
+        frame = self._frame()
+        try:
+            set_up(frame, table, self._vision.board, CAMEL_SETS[game],
+                   threshold=self._vision.threshold)
+        except CalibrationError as e:
+            raise CalibrationRefused(str(e)) from None
+        self._found["camels"] = (game, frame)
+        return self.status()
+
+    def board_watch(self, game: str) -> Any:
+        """The watch over `game`'s board (vision.board_watch.BoardWatch), set up from the
+        camels' saved frame with the calibration in force; None when the camera reads no
+        board of that game, or its camels were never learned, or not with this calibration
+        (the camera moved since: a warning says so)."""
+        import cv2
+
+        from vision.board import set_up
+        from vision.board_watch import BoardWatch
+        from vision.calibrate import CalibrationError
+        from vision.camels import CAMEL_SETS
+
+        vision = self._vision
+        path = self._camels_frame(game)
+        if game not in CAMEL_SETS or vision.calibration is None or not path.is_file():
+            return None
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            log.warning("the board is not read: cannot read %s; learn the camels again", path)
+            return None
+        try:
+            reader = set_up(frame, vision.calibration, vision.board, CAMEL_SETS[game],
+                            threshold=vision.threshold)
+        except CalibrationError as e:
+            log.warning("the board is not read: the camels learned in %s are not found with "
+                        "this calibration (%s); learn the camels again", path, e)
+            return None
+        return BoardWatch(reader)
+
     def lock_exposure(self) -> dict[str, Any]:
         """Step 2: a camera that focuses (Camera Module 3) focuses once on the table; then
         the exposure and gains its automatic control settles on under this light, with that
@@ -176,13 +237,15 @@ class Calibrator:
         return self.status()
 
     def save(self) -> dict[str, Any]:
-        """Step 4: write what was found and read with it from the next frame."""
+        """Step 5: write what was found and read with it from the next frame."""
+        import cv2
+
         from vision.config import calibration_toml
         from vision.sources import CameraSettings
 
         if not self._found:
-            raise CalibrationRefused("nothing new to save: find the markers or learn the "
-                                     "colours first")
+            raise CalibrationRefused("nothing new to save: find the markers, learn the "
+                                     "colours or the camels first")
         vision = self._vision
         game, colours = self._found.get("colours", (vision.colours_game, vision.colours))
         exposure = self._found.get("exposure")
@@ -191,22 +254,33 @@ class Calibrator:
             game=game, camera=(vision.camera if exposure is None
                                else CameraSettings.from_config(exposure)))
         with self._lock:
-            try:
-                self.calibrated.parent.mkdir(parents=True, exist_ok=True)
-                partial = self.calibrated.with_suffix(".partial")
-                partial.write_text(text)
-                partial.replace(self.calibrated)
-            except OSError as e:
-                raise CalibrationRefused(f"cannot write {self.calibrated}: "
-                                         f"{e.strerror or e}") from None
+            if "camels" in self._found:
+                camels_game, frame = self._found["camels"]
+                _write_whole(self._camels_frame(camels_game),
+                             cv2.imencode(".png", frame)[1].tobytes())
+            _write_whole(self.calibrated, text.encode())
             self._vision = self._load()
             self._found = {}
         if self.camera is not None:
-            self.camera.recalibrate(self.settler)
+            self.camera.recalibrate(self.settler, self.board_watch)
             lock = getattr(self.camera.source, "lock", None)
             if lock is not None and self._vision.camera is not None:
                 lock(self._vision.camera)
         return self.status()
+
+    def _camels_frame(self, game: str) -> Path:
+        """Where the frame `game`'s camels were learned from is kept: beside the calibration."""
+        return self.calibrated.with_name(f"board-{game}.png")
+
+    def _camels_learned(self) -> dict[str, str | None]:
+        """Each game whose board the camera reads: "unsaved" when its camels were learned
+        since the last save, "saved" when their frame is kept, else None."""
+        from vision.camels import CAMEL_SETS
+
+        found = self._found["camels"][0] if "camels" in self._found else None
+        return {game: "unsaved" if game == found else
+                "saved" if self._camels_frame(game).is_file() else None
+                for game in CAMEL_SETS}
 
     def _frame(self) -> Any:
         latest = None if self.camera is None else self.camera.latest()
@@ -222,6 +296,17 @@ class Calibrator:
             return load_config(self.config, calibrated=self.calibrated)
         except ConfigError as e:
             raise CompanionError(str(e)) from None
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: a plug pulled mid-write leaves the file before."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(data)
+        partial.replace(path)
+    except OSError as e:
+        raise CalibrationRefused(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _points(points: Any) -> list[list[float]] | None:

@@ -269,12 +269,14 @@ def _voice(table: Table, settings: TableConfig) -> Any:
 
 
 def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
-    """The table's camera, watching from its own thread; none when configured off."""
+    """The table's camera, watching from its own thread, reading the dice and, once the
+    camels are learned, the board; none when configured off."""
     if not settings.camera:
         return contextlib.nullcontext()
     from companion.camera import TableCamera
 
-    camera = calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler)
+    camera = calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler,
+                                             make_board=calibrator.board_watch)
     # A camera given up on ends the table, and run exits non-zero: only a new process can
     # open a Pi camera whose driver stopped answering.
     camera.when_failed.append(lambda why: threading.Thread(

@@ -16,12 +16,15 @@ from pathlib import Path
 import cv2
 import pytest
 
+from companion.calibration import Calibrator
 from companion.run import TableConfig
 from companion.service import Watchdog, answers_http
 from companion.store import Store
+from tests.web.test_setup import StillCamera
 from vision.calibrate import calibrate_table, learn_colours
 from vision.config import calibration_toml
 from vision.stage import Stage
+from vision.synth_board import board_session
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "firmware_config" / "camel-companion.toml"
 PIN = "2468"
@@ -177,6 +180,39 @@ def test_a_killed_service_carries_on_at_the_same_action_with_its_pending_reading
                                                      "die": "green", "value": 3}
     finally:
         again.stop()
+
+
+def test_the_board_is_read_with_the_camels_learned_and_a_board_left_wrong_is_told(tmp_path):
+    session = board_session(3_123_456, game="camelup-2014")
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(session.setup.image, None)
+    calibrator.find_markers()
+    calibrator.learn_camels("camelup-2014")
+    calibrator.save()
+    with Store(tmp_path / "state" / "camel-companion.sqlite3") as store:
+        store.new_game({"game": "camelup-2014", "players": ["Ann", "Bob", "Cy"],
+                        "start": {"1": ["blue", "green"], "2": ["orange"],
+                                  "3": ["white", "yellow"]}})
+    # yellow set down on orange, not on white; a hand passes at the end of the film, so the
+    # board is read again each time the film starts over
+    left = {1: ["blue", "green"], 2: ["orange", "yellow"], 3: ["white"]}
+    still = tmp_path / "still.png"
+    cv2.imwrite(str(still), session.frame(stacks=left, hand=False).image)
+    cv2.imwrite(str(tmp_path / "hand.png"), session.frame(stacks=left, hand=True).image)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for k in range(40):
+        (folder / f"{k:04d}.png").symlink_to(still)
+    (folder / "0040.png").symlink_to(tmp_path / "hand.png")
+    service = Service(tmp_path, folder=folder)
+    try:
+        told = service.wait_for(lambda s: s["board"])["board"]
+        assert told["disagreements"] == [
+            {"space": 2, "game": ["orange"], "camera": ["orange", "yellow"]},
+            {"space": 3, "game": ["white", "yellow"], "camera": ["white"]}]
+        assert told["fix"] is None
+    finally:
+        service.stop()
 
 
 def test_a_bad_configuration_exits_2_in_one_line_so_systemd_does_not_retry(tmp_path):

@@ -81,11 +81,13 @@ STEPS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "markers": lambda c: c.find_markers(),
     "exposure": lambda c: c.lock_exposure(),
     "colours": lambda c: c.learn_colours(current_table().snapshot.view["game"]),
+    "camels": lambda c: c.learn_camels(current_table().snapshot.view["game"]),
     "save": lambda c: c.save(),
 }
 """The steps taken on the camera's latest frame: find the board's markers, lock the exposure
-the camera settled on, learn the colours of the game's dice laid in the roll zone, and keep
-what was found (the camera reads with it from the next frame)."""
+the camera settled on, learn the colours of the game's dice laid in the roll zone, learn the
+game's camels each standing alone on the track, and keep what was found (the camera reads
+with it from the next frame)."""
 
 
 @bp.post("/api/calibration/<step>")

@@ -12,6 +12,7 @@ from tests.web.conftest import PIN, csrf
 from vision.sources import CameraSettings
 from vision.stage import Stage
 from vision.synth import random_light, random_table
+from vision.synth_board import board_session
 from vision.synth_cards import card_calibration_frame
 from web import create_app
 
@@ -76,13 +77,13 @@ class StillCamera:
     def __init__(self, image, source):
         self.image = image
         self.source = source
-        self.settlers = []
+        self.calibrations = []
 
     def latest(self):
         return (1, self.image)
 
-    def recalibrate(self, make_settler):
-        self.settlers.append(make_settler)
+    def recalibrate(self, make_settler, make_board=None):
+        self.calibrations.append((make_settler, make_board))
 
 
 @pytest.fixture
@@ -109,8 +110,24 @@ def test_calibration_finds_the_markers_learns_the_colours_and_saves(calibrating,
     assert saved["unsaved"] == [] and saved["colours"] == "camelup-2014"
     written = tomllib.loads((tmp_path / "state" / "calibration.toml").read_text())
     assert set(written["vision"]) == {"calibration", "colours"}
-    assert calibrator.camera.settlers == [calibrator.settler]
+    assert calibrator.camera.calibrations == [(calibrator.settler, calibrator.board_watch)]
     assert calibrator.settler("camelup-2014").reader.table is not None
+
+
+def test_the_camels_stood_on_the_track_are_learned_from_the_page_and_saved(table, tmp_path):
+    session = board_session(3_123_456, game="camelup-2014")
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(session.setup.image, None)
+    client = create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "k",
+                                "CALIBRATOR": calibrator}).test_client()
+    assert b"Stand every camel of the game alone on its own space" in client.get("/calibrate").data
+    client.post("/api/calibration/markers", headers=WITH_PIN)
+    learned = client.post("/api/calibration/camels", headers=WITH_PIN).json
+    assert learned["camels"] == {"camelup-2014": "unsaved", "camelup-2018": None}
+    saved = client.post("/api/calibration/save", headers=WITH_PIN).json
+    assert saved["camels"] == {"camelup-2014": "saved", "camelup-2018": None}
+    assert calibrator.camera.calibrations == [(calibrator.settler, calibrator.board_watch)]
+    assert calibrator.board_watch("camelup-2014") is not None
 
 
 class PiCamera:
@@ -160,6 +177,7 @@ def test_calibration_by_tapping_the_roll_zone(calibrating):
      "must lie in the 640x480 frame"),
     ("save", None, "nothing new to save"),
     ("exposure", None, "only a Pi camera's exposure can be locked"),
+    ("camels", None, "the board is not calibrated: find the markers first"),
 ])
 def test_a_calibration_step_that_cannot_be_done_says_why_and_changes_nothing(
         calibrating, path, body, error):

@@ -108,6 +108,10 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     page.click("#lock-exposure")
     page.wait_for_selector("#toast:not([hidden])")
     assert "only a Pi camera's exposure can be locked" in page.text_content("#toast")
+    # the stage films dice, not the camels on the track: the step says what to do
+    expect(page.locator("#camels-state")).to_have_text("not yet")
+    page.click("#learn-camels")
+    expect(page.locator("#toast")).to_contain_text("stand every camel alone on its own space")
     shoot(page, "calibrate-phone")
     page.click("#save")
     expect(page.locator("#save-state")).to_have_text("")

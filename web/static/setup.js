@@ -198,6 +198,10 @@
       mark("exposure-state", status.exposure,
            status.exposure ? yes : words["calibrate.automatic"]);
       mark("colours-state", status.colours, status.colours ? `${yes} (${status.colours})` : no);
+      // the camels of the game played, in a game whose board the camera reads
+      $("camels-step").hidden = !(boot.game in status.camels);
+      const camels = status.camels[boot.game];
+      mark("camels-state", camels, camels ? `${yes} (${boot.game})` : no);
       $("save-state").textContent = status.unsaved.length
         ? `${words["calibrate.unsaved"]} ${status.unsaved.join(", ")}` : "";
       draw();
@@ -213,6 +217,7 @@
     step("find-markers", "/api/calibration/markers");
     step("lock-exposure", "/api/calibration/exposure");
     step("learn-colours", "/api/calibration/colours");
+    step("learn-camels", "/api/calibration/camels");
     step("save", "/api/calibration/save");
 
     const startTapping = (kind) => {

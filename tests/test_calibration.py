@@ -1,0 +1,98 @@
+"""Learning a table's camels on the calibration page: the board reader set up from a frame of
+every camel alone on its own space, the frame kept beside the calibration, and the board read
+with it from the next start on."""
+
+import logging
+
+import cv2
+import pytest
+
+from companion.calibration import CalibrationRefused, Calibrator
+from tests.web.test_setup import StillCamera
+from vision.synth_board import board_frame, board_session
+
+
+@pytest.fixture
+def session():
+    """A rendered board table of 2014, its set-up frame showing each camel alone."""
+    return board_session(3_123_456, game="camelup-2014")
+
+
+@pytest.fixture
+def calibrator(tmp_path, session):
+    """A calibrator whose camera sees the set-up frame, the markers found in it."""
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(session.setup.image, None)
+    calibrator.find_markers()
+    return calibrator
+
+
+def without(session, colour):
+    """The set-up frame again, with the `colour` camel taken off the board."""
+    return board_frame(session.table, [c for c in session.setup.camels if c.colour != colour],
+                       session.light, session.rng, hand=False, tiles=False).image
+
+
+def test_the_camels_learned_are_kept_beside_the_calibration_and_read_the_board(
+        calibrator, session, tmp_path):
+    learned = calibrator.learn_camels("camelup-2014")
+    assert learned["camels"] == {"camelup-2014": "unsaved", "camelup-2018": None}
+    assert learned["unsaved"] == ["camels", "table"]
+    saved = calibrator.save()
+    assert saved["camels"] == {"camelup-2014": "saved", "camelup-2018": None}
+    assert saved["unsaved"] == []
+    assert sorted(p.name for p in (tmp_path / "state").iterdir()) == [
+        "board-camelup-2014.png", "calibration.toml"]
+    assert calibrator.camera.calibrations == [(calibrator.settler, calibrator.board_watch)]
+
+    watch = Calibrator(None, calibrator.calibrated).board_watch("camelup-2014")
+    stacks = {1: ["blue", "green"], 2: ["orange"], 3: ["white", "yellow"]}
+    frame = session.frame(stacks=stacks, hand=False).image
+    assert watch.feed(frame, 0.0) is None   # not yet still for a second
+    assert {s.space: s.camels for s in watch.feed(frame, 1.0).stacks} == {
+        space: tuple(camels) for space, camels in stacks.items()}
+
+
+def test_a_game_whose_camels_were_never_learned_has_no_board_watch(calibrator):
+    calibrator.save()
+    assert calibrator.board_watch("camelup-2014") is None
+    assert calibrator.board_watch("camelup-2018") is None
+    assert calibrator.board_watch("camelup-cards") is None
+
+
+def test_a_camel_out_of_the_set_up_is_named_and_nothing_is_learned(calibrator, session):
+    calibrator.camera.image = without(session, "green")
+    with pytest.raises(CalibrationRefused, match="could not find the green camel; stand every "
+                                                 "camel alone on its own space"):
+        calibrator.learn_camels("camelup-2014")
+    assert calibrator.status()["unsaved"] == ["table"]
+
+
+@pytest.mark.parametrize(("game", "error"), [
+    ("camelup-2018", "could not find the purple, black camel"),
+    ("camelup-cards", "the camera reads no camels of camelup-cards: no camels to learn"),
+])
+def test_the_camels_of_another_game_are_refused_in_one_line(calibrator, game, error):
+    with pytest.raises(CalibrationRefused, match=error):
+        calibrator.learn_camels(game)
+
+
+def test_the_camels_are_learned_only_on_a_calibrated_board(tmp_path, session):
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(session.setup.image, None)
+    with pytest.raises(CalibrationRefused, match="find the markers first"):
+        calibrator.learn_camels("camelup-2014")
+
+
+def test_a_set_up_frame_the_calibration_no_longer_fits_is_not_read_and_said_once(
+        calibrator, session, caplog):
+    calibrator.learn_camels("camelup-2014")
+    calibrator.save()
+    # the frame kept, as though the camera was moved since: the green camel out of view
+    cv2.imwrite(str(calibrator.calibrated.with_name("board-camelup-2014.png")),
+                without(session, "green"))
+    with caplog.at_level(logging.WARNING, "camel_companion.calibration"):
+        assert calibrator.board_watch("camelup-2014") is None
+    (warning,) = caplog.messages
+    assert "could not find the green camel" in warning
+    assert warning.endswith("learn the camels again")

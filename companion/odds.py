@@ -139,70 +139,77 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
     are added up in `landings`. Returns the tracks the leg ends on with the race going on
     and their chances, or None, having stopped, if a roll would need more than `most_rows`.
     """
-    faces = _Faces.of(layout, dice)
+    pyramid = _Dice.of(layout, dice)
     mask = np.full(len(prob), (1 << len(dice)) - 1, dtype=np.uint8)
     for step in range(rolls):
         if not len(prob):
             break
-        if most_rows is not None and len(prob) * 3 * (len(dice) - step + faces.grey) > most_rows:
+        if most_rows is not None and len(prob) * 3 * (len(dice) - step + pyramid.grey) > most_rows:
             return None
-        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
-                                                 prob=prob / (len(dice) - step))
+        parent, camel, steps, p, left = _outcomes(layout, pyramid, cells, mask=mask,
+                                                  prob=prob / (len(dice) - step))
         cells, landed, over = move(layout, cells.take(parent, axis=1), camel, steps, codes=codes)
         if landings is not None:
             landings += np.bincount(landed, p, len(landings))
         if step == rolls - 1:
             settle(cells, p, over)
             return (cells.compress(~over, axis=1), p[~over]) if over.any() else (cells, p)
-        mask = mask[parent] & ~bit
         if over.any():
             settle(cells.compress(over, axis=1), p[over], over[over])
-            cells, mask, p = cells.compress(~over, axis=1), mask[~over], p[~over]
-        cells, mask, prob = _merge(cells, mask, p)
+            cells, left, p = cells.compress(~over, axis=1), left[~over], p[~over]
+        cells, mask, prob = _merge(cells, left, p)
     return cells, prob
 
 
 @dataclass(frozen=True)
-class _Faces:
-    """Every face of every die still in the pyramid, one entry each."""
+class _Dice:
+    """The dice still in the pyramid, the grey die once for each numeral colour: a roll is
+    one of them showing 1, 2 or 3."""
 
     bit: np.ndarray
     """The die's bit in a row's mask of the dice left."""
     camel: np.ndarray
     """The camel (index) it moves; -1 for the grey die, whose camel depends on the track."""
-    steps: np.ndarray
     numeral: np.ndarray
     """For the grey die, the crazy camel (index) its numeral shows."""
     chance: np.ndarray
-    """Its chance once its die is drawn."""
+    """The chance of each of its values once its die is drawn."""
     grey: bool
 
     @classmethod
     @functools.cache
-    def of(cls, layout: Layout, dice: tuple[str, ...]) -> _Faces:
-        faces = []
+    def of(cls, layout: Layout, dice: tuple[str, ...]) -> _Dice:
+        each = []
         for index, die in enumerate(dice):
             if die in layout.camels:
-                faces += [(1 << index, layout.index(die), value, 0, 1 / 3) for value in (1, 2, 3)]
+                each.append((1 << index, layout.index(die), 0, 1 / 3))
             else:
-                faces += [(1 << index, -1, value, layout.racing + numeral, 1 / 6)
-                          for value in (1, 2, 3) for numeral in (0, 1)]
-        bit, camel, steps, numeral, chance = zip(*faces, strict=True)
-        small = np.int16
-        return cls(np.array(bit, np.uint8), np.array(camel, small), np.array(steps, small),
-                   np.array(numeral, small), np.array(chance), min(camel) < 0)
+                each += [(1 << index, -1, layout.racing + numeral, 1 / 6) for numeral in (0, 1)]
+        bit, camel, numeral, chance = zip(*each, strict=True)
+        return cls(np.array(bit, np.uint8), np.array(camel, np.int16),
+                   np.array(numeral, np.int16), np.array(chance), min(camel) < 0)
 
 
-def _outcomes(layout: Layout, faces: _Faces, cells: np.ndarray, *, mask: np.ndarray,
+_VALUES = np.array([1, 2, 3], dtype=np.int16)
+"""The values a die shows."""
+
+
+def _outcomes(layout: Layout, dice: _Dice, cells: np.ndarray, *, mask: np.ndarray,
               prob: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Every next roll from every row: parent row, camel moved, steps, chance, die's bit."""
-    face, parent = np.nonzero(faces.bit[:, None] & mask)
-    camel = faces.camel[face]
-    if faces.grey:
+    """Every next roll from every row: parent row, camel moved, steps, chance, dice left.
+
+    The dice in each row are found first, and the grey die's camel chosen, once for each die
+    rather than for each of its values: a third of the work, repeated then for 1, 2 and 3."""
+    die, parent = np.nonzero(dice.bit[:, None] & mask)
+    camel = dice.camel[die]
+    if dice.grey:
         grey = np.flatnonzero(camel < 0)
         forced = crazy_camel_forced(layout, cells)[parent[grey]]
-        camel[grey] = np.where(forced < 0, faces.numeral[face[grey]], forced)
-    return parent, camel, faces.steps[face], prob[parent] * faces.chance[face], faces.bit[face]
+        camel[grey] = np.where(forced < 0, dice.numeral[die[grey]], forced)
+    steps = np.empty((len(parent), 3), dtype=np.int16)
+    steps[:] = _VALUES
+    return (parent.repeat(3), camel.repeat(3), steps.ravel(),
+            (prob[parent] * dice.chance[die]).repeat(3), (mask[parent] & ~dice.bit[die]).repeat(3))
 
 
 def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
@@ -254,12 +261,12 @@ def tile_landings(state: State, owner: str,
     tiles = np.array([sum(1 << (2 * space + (code < 0)) for space, code in placements)],
                      dtype=np.int64)
     rolls = edition.dice_per_leg - len(state.dice_out)
-    faces = _Faces.of(layout, dice)
+    pyramid = _Dice.of(layout, dice)
     for step in range(0 if state.finished else rolls):
         if not len(prob):
             break
-        parent, camel, steps, p, bit = _outcomes(layout, faces, cells, mask=mask,
-                                                 prob=prob / (len(dice) - step))
+        parent, camel, steps, p, left = _outcomes(layout, pyramid, cells, mask=mask,
+                                                  prob=prob / (len(dice) - step))
         held = tiles[parent]
         space = target(layout, cells, camel, steps, rows=parent)
         shift = 2 * np.clip(space, 0, edition.spaces + 1).astype(np.int64)
@@ -278,7 +285,7 @@ def tile_landings(state: State, owner: str,
                               codes=codes, code=code)
         going = ~over
         cells, mask, prob, tiles = _merge(cells.compress(going, axis=1),
-                                          (mask[parent] & ~bit)[every][going], p[every][going],
+                                          left[every][going], p[every][going],
                                           tiles[going])
     return {(space, code): float(landings[2 * space + (code < 0)])
             for space, code in placements}

@@ -138,14 +138,16 @@ def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray
         code = codes[reached]
     final = reached + ahead * code
     there = (spaces == final) & ~movers
+    below = there.sum(axis=0, dtype=np.int16)
     under = code < 0
-    below = np.where(under, 0, there.sum(axis=0, dtype=np.int16))
-    shift = (final << LEVELS) + below - start
-    moved = cells + movers * shift
-    if under.any():
+    mirage = under.any()
+    if mirage:
+        below[under] = 0
+    moved = cells + movers * ((final << LEVELS) + below - start)
+    if mirage:
         moved += there * (under * movers.sum(axis=0, dtype=np.int16))
     crossed = (final <= MARGIN) | (final > layout.spaces + MARGIN)
-    return moved, np.where(code != 0, reached - MARGIN, 0), crossed
+    return moved, (reached - MARGIN) * (code != 0), crossed
 
 
 def crazy_camel_to_move(layout: Layout, cells: np.ndarray, numeral: np.ndarray) -> np.ndarray:
@@ -164,14 +166,10 @@ def crazy_camel_forced(layout: Layout, cells: np.ndarray) -> np.ndarray:
     other, the one on top.
     """
     first, second = layout.racing, layout.racing + 1
-    racing = cells[:first]
-
-    def carries(crazy: int) -> np.ndarray:
-        at = cells[crazy]
-        return ((racing > at) & (racing <= at | ((1 << LEVELS) - 1))).any(axis=0)
-
-    carry_first, carry_second = carries(first), carries(second)
-    forced = np.where(cells[first] == cells[second] + 1, first, -1)
-    forced = np.where(cells[second] == cells[first] + 1, second, forced)
-    one = carry_first != carry_second
-    return np.where(one, np.where(carry_first, first, second), forced).astype(np.int16)
+    crazy, racing = cells[first:, None], cells[None, :first]
+    carry_first, carry_second = ((racing > crazy)
+                                 & (racing <= crazy | ((1 << LEVELS) - 1))).any(axis=1)
+    on_top = np.where(cells[first] == cells[second] + 1, first,
+                      np.where(cells[second] == cells[first] + 1, second, -1))
+    only_one = np.where(carry_first, first, second)
+    return np.where(carry_first != carry_second, only_one, on_top).astype(np.int16)

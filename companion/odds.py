@@ -134,31 +134,38 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
               most_rows: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Every way the rest of a leg can go from each row, all with the same `dice` left.
 
-    `settle(cells, prob, over)` is handed the rows where the race ends during the leg, and
-    every row when it ends (`over` telling where the race is over too); landings on tiles
-    are added up in `landings`. Returns the tracks the leg ends on with the race going on
-    and their chances, or None, having stopped, if a roll would need more than `most_rows`.
+    `settle(cells, prob, over)` is handed the rows where the race ends before the last roll,
+    all at once at the end (settling a few rows after each roll takes nearly as long as
+    settling many), then every row after the last roll (`over` telling where the race is over
+    too). Landings on tiles are added up in `landings`. Returns the tracks the leg ends on
+    with the race going on and their chances, or None, having stopped, if a roll would need
+    more than `most_rows`.
     """
     pyramid = _Dice.of(layout, dice)
     mask = np.full(len(prob), (1 << len(dice)) - 1, dtype=np.uint8)
+    over = np.zeros(len(prob), dtype=bool)
+    ended: list[tuple[np.ndarray, np.ndarray]] = []
     for step in range(rolls):
         if not len(prob):
             break
         if most_rows is not None and len(prob) * 3 * (len(dice) - step + pyramid.grey) > most_rows:
             return None
-        parent, camel, steps, p, left = _outcomes(layout, pyramid, cells, mask=mask,
-                                                  prob=prob / (len(dice) - step))
+        parent, camel, steps, prob, left = _outcomes(layout, pyramid, cells, mask=mask,
+                                                     prob=prob / (len(dice) - step))
         cells, landed, over = move(layout, cells.take(parent, axis=1), camel, steps, codes=codes)
         if landings is not None:
-            landings += np.bincount(landed, p, len(landings))
-        if step == rolls - 1:
-            settle(cells, p, over)
-            return (cells.compress(~over, axis=1), p[~over]) if over.any() else (cells, p)
-        if over.any():
-            settle(cells.compress(over, axis=1), p[over], over[over])
-            cells, left, p = cells.compress(~over, axis=1), left[~over], p[~over]
-        cells, mask, prob = _merge(cells, left, p)
-    return cells, prob
+            landings += np.bincount(landed, prob, len(landings))
+        if step < rolls - 1:
+            if over.any():
+                ended.append((cells.compress(over, axis=1), prob[over]))
+                cells, left, prob = cells.compress(~over, axis=1), left[~over], prob[~over]
+            cells, mask, prob = _merge(cells, left, prob)
+            over = np.zeros(len(prob), dtype=bool)
+    if ended:
+        gone = np.concatenate([p for _, p in ended])
+        settle(np.concatenate([c for c, _ in ended], axis=1), gone, np.ones(len(gone), dtype=bool))
+    settle(cells, prob, over)
+    return (cells.compress(~over, axis=1), prob[~over]) if over.any() else (cells, prob)
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,7 @@ class DemoTable:
         self._played = 0
         """How many actions the game held when the table last looked."""
         self.camera = TableCamera(lambda: _Lens(self), self._settler, pace=True)
-        self.board = _board_stage(self.stage, self.rng.randrange(2 ** 31))
+        self.board = _board_stage(self.stage, self.rng.randrange(2 ** 31), table.snapshot)
         """The board's camera and the camels on it (None in a game without a board)."""
         self.board_camera = TableCamera(lambda: _BoardLens(self), lambda game: None,
                                         make_board=self._board_watch, pace=True)
@@ -309,7 +309,8 @@ class DemoTable:
         stage.settler()
         old, self.stage = self.stage, stage
         old.close()
-        board, self.board = self.board, _board_stage(stage, self.rng.randrange(2 ** 31))
+        board, self.board = self.board, _board_stage(stage, self.rng.randrange(2 ** 31),
+                                                     snapshot)
         if board is not None:
             board.close()
         self._deck, self._hands = [], {}
@@ -476,6 +477,8 @@ class DemoTable:
         if self._slipped is None:
             log.warning("a board alert with the board as the game has it: %s",
                         alert["disagreements"])
+        else:
+            log.info("the board alert shows the camel set down wrong: putting it right")
         self.outcomes["false_alert" if self._slipped is None else "slip_caught"] += 1
         self._slipped = None
         if self.board is not None:
@@ -599,12 +602,17 @@ class _BoardLens:
             self.demo.board.close()
 
 
-def _board_stage(stage: Any, seed: int) -> Any:
-    """The board of `stage`'s table and its camera, if its game has one."""
+def _board_stage(stage: Any, seed: int, snapshot: Snapshot) -> Any:
+    """The board of `stage`'s table and its camera, if its game has one, the camels set up
+    as the game on the table has them."""
     from vision.camels import CAMEL_SETS
     from vision.stage import BoardStage
 
-    return BoardStage(stage, seed=seed, fps=BOARD_FPS) if stage.game in CAMEL_SETS else None
+    if stage.game not in CAMEL_SETS:
+        return None
+    board = BoardStage(stage, seed=seed, fps=BOARD_FPS)
+    board.place(_stacks(snapshot.view["track"]), hand=False)
+    return board
 
 
 def _stacks(track: dict[str, list[str]]) -> dict[int, tuple[str, ...]]:

@@ -69,7 +69,7 @@ def test_a_camel_out_of_the_set_up_is_named_and_nothing_is_learned(calibrator, s
 
 
 @pytest.mark.parametrize(("game", "error"), [
-    ("camelup-2018", "could not find the purple, black camel"),
+    ("camelup-2018", "could not find the purple, black camels"),
     ("camelup-cards", "the camera reads no camels of camelup-cards: no camels to learn"),
 ])
 def test_the_camels_of_another_game_are_refused_in_one_line(calibrator, game, error):

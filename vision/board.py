@@ -132,10 +132,11 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
     found.sort(key=lambda f: -f[0])
     names = camels.names
     if len(found) < len(names):
+        missing = _missing(found, camels)
         raise CalibrationError(f"found {len(found)} camels on the board, the game has "
-                               f"{len(names)}: could not find the {_missing(found, camels)} "
-                               "camel; stand every camel alone on its own space, in view, "
-                               "and try again")
+                               f"{len(names)}: could not find the {', '.join(missing)} "
+                               f"camel{'s' if len(missing) > 1 else ''}; stand every camel "
+                               "alone on its own space, in view, and try again")
     seen = found[:len(names) + 2]
     pairs = _pairs(_sides(seen), camels)
     return CamelColours({names[c]: seen[k][2] for k, c in pairs},
@@ -176,13 +177,13 @@ def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
     return pairs
 
 
-def _missing(found: list, camels: CamelSet) -> str:
+def _missing(found: list, camels: CamelSet) -> list[str]:
     """The colours of the camels not found: those left when the ones found are paired with
     the game's."""
     if not found:
-        return ", ".join(camels.names)
+        return list(camels.names)
     named = {c for _, c in _pairs(_sides(found), camels)}
-    return ", ".join(n for c, n in enumerate(camels.names) if c not in named)
+    return [n for c, n in enumerate(camels.names) if c not in named]
 
 
 class BoardReader:

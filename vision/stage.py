@@ -417,14 +417,16 @@ class BoardStage(FrameSource):
                         raise
         return self._reader
 
-    def place(self, stacks: Mapping[int, Sequence[str]]) -> None:
+    def place(self, stacks: Mapping[int, Sequence[str]], *, hand: bool = True) -> None:
         """Film a hand moving the camels to where `stacks` (space: camels bottom to top) has
-        them: over the board as they were, then as they are now, then still."""
+        them: over the board as they were, then as they are now, then still; without `hand`,
+        they stand there from the next frame (a table set up before the camera looks)."""
         with self._lock:
             poses = placed_camels(self._rng, self.table.track, self.camels, stacks)
-            hand = hand_over_board(self._rng, self.table,
-                                   next(iter(sorted(stacks)), TRACK_SPACES // 2))
-            self._film.extend([(self._poses, (hand,)), (poses, (hand,))])
+            if hand:
+                over = hand_over_board(self._rng, self.table,
+                                       next(iter(sorted(stacks)), TRACK_SPACES // 2))
+                self._film.extend([(self._poses, (over,)), (poses, (over,))])
             self._poses = poses
             self.stacks = {space: tuple(pile) for space, pile in stacks.items() if pile}
             self._filmed.clear()

@@ -10,13 +10,16 @@ space); then K frames of camels in stacks, with desert tiles, coins, cards, the 
 hand over the board in about one frame in five. Prints the share of camels right, wrong,
 unknown, missed and false, whole boards right, hand frames read as boards (and camels wrong on
 them), by edition and by light, and the time of a read per frame on one core (the fastest of
-three runs of each frame, the median over the frames).
+three runs of each frame, the median over the frames). Each frame without a hand is also read
+against its true board and against one with a camel set down wrong, as the table reads it
+against the game's: how often the board alert would be raised for each.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 from collections import defaultdict
@@ -32,11 +35,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.board_check import SURE  # noqa: E402
 from vision.board import set_up  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.camels import camel_set  # noqa: E402
 from vision.scoring import BoardScore, score_board  # noqa: E402
-from vision.synth_board import VALIDATION_SESSIONS, board_session  # noqa: E402
+from vision.synth_board import VALIDATION_SESSIONS, board_session, slipped  # noqa: E402
 
 
 def main() -> None:
@@ -50,6 +54,8 @@ def main() -> None:
     by_game: dict[str, BoardScore] = defaultdict(BoardScore)
     by_light: dict[str, BoardScore] = defaultdict(BoardScore)
     refused, times = [], []
+    alerts: dict[bool, list[bool]] = {False: [], True: []}
+    rng = random.Random(args.first)
     for session in range(args.first, args.first + args.tables):
         table = board_session(session)
         camels = camel_set(table.game)
@@ -70,6 +76,11 @@ def main() -> None:
             result = score_board(frame.stacks, frame.hand, reading)
             for score in (total, by_game[table.game], by_light[table.light.name]):
                 score.add(result)
+            if not frame.hand:
+                for wrong, against in ((False, frame.stacks), (True, slipped(rng, frame.stacks))):
+                    read = reader.read(frame.image, against)
+                    alerts[wrong].append(read.contradicts is not None
+                                         and read.contradicts >= SURE)
     print(f"board tables {args.first:,}-{args.first + args.tables - 1:,}, {args.frames} frames "
           f"each, 1280x720" + (" (VALIDATION: never tuned on)"
                                if args.first >= VALIDATION_SESSIONS else " (not validation)"))
@@ -78,6 +89,10 @@ def main() -> None:
         print(f"  {name}: {score.summary()}")
     for name, score in sorted(by_light.items()):
         print(f"  {name} light: {score.summary()}")
+    right, wrong = alerts[False], alerts[True]
+    print(f"  board alert (contradicts >= {SURE}): on {sum(right)} of {len(right)} boards read "
+          f"against the truth (false alerts), on {sum(wrong)} of {len(wrong)} read against the "
+          "truth with a camel set a space on or two neighbours swapped")
     print(f"  set-up refused on {len(refused)} of {args.tables} tables")
     for line in refused:
         print(f"    {line}")

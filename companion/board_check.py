@@ -21,11 +21,12 @@ from companion.rules.track import Track
 
 #: the spaces of the track the camera reads
 SPACES = range(1, 17)
-#: the camera raises a board alert only over stacks it read at least this sure. Chosen on the
-#: demo's board camera over tuning tables 600,004-600,011 (a training figure): no alert on 39
-#: boards placed right, an alert on 28 of 36 placed wrong (the rest are looked at again the
-#: next time the board comes to rest)
-SURE = 0.8
+#: the camera raises a board alert only when it is at least this sure that the frame shows
+#: another board than the game's: that board, drawn as the camera would see it, fits the frame
+#: clearly worse than the one it read. Chosen on the demo's board camera over the tuning
+#: tables 600,004-600,019 (a training figure; 12 boards a table): no alert on 97 boards placed
+#: right, an alert on all 95 placed wrong (a camel a space on, or two neighbours swapped)
+SURE = 0.5
 
 Board = Mapping[int, Sequence[str | None]]
 """What the camera read: the camels on each space (1-16), bottom to top; empty spaces out."""
@@ -64,60 +65,80 @@ def reads_board(game: Game) -> bool:
 
 @dataclass(frozen=True)
 class SeenBoard:
-    """A board the camera read still: the camels on each space, how sure it is of each
-    stack (0 to 1), where each space is in the picture it was read from, and for how many
-    seconds nobody had touched the board then (None: the camera does not say)."""
+    """A board the camera read still: the camels on each space; the track it was read
+    against and how sure it is that the frame shows another (0 to 1); where each space is in
+    the picture it was read from; and for how many seconds nobody had touched the board then
+    (None: the camera does not say)."""
 
     stacks: Mapping[int, tuple[str | None, ...]]
-    confidence: Mapping[int, float]
+    against: Track
+    contradicts: float
     picture: Mapping[str, Any] | None = None
     still: float | None = None
 
     @classmethod
     def from_json(cls, line: Any) -> SeenBoard:
-        """The board in a camera's reading (`vision.board`'s JSON: `stacks`, each a `space`,
-        its `camels` bottom to top and a `confidence`; and a `picture`), checked: an
-        `IllegalAction` says what is wrong with it."""
+        """The board in a camera's reading (`vision.board`'s JSON: `stacks`, each a `space`
+        and its `camels` bottom to top; `against` the track it was read against, as a page's
+        `track`, and `contradicts`; a `picture` and `still`), checked: an `IllegalAction`
+        says what is wrong with it."""
         stacks = line.get("stacks") if isinstance(line, Mapping) else None
         if not isinstance(stacks, list):
             raise IllegalAction('a board reading has "stacks": a list of spaces and their '
                                 "camels")
         board: dict[int, tuple[str | None, ...]] = {}
-        sure: dict[int, float] = {}
         for stack in stacks:
-            space, camels, confidence = (stack.get(k) if isinstance(stack, Mapping) else None
-                                         for k in ("space", "camels", "confidence"))
+            space, camels = (stack.get(k) if isinstance(stack, Mapping) else None
+                             for k in ("space", "camels"))
             if not (isinstance(space, int) and not isinstance(space, bool) and space in SPACES
                     and isinstance(camels, list) and camels
-                    and all(c is None or isinstance(c, str) for c in camels)
-                    and isinstance(confidence, int | float) and 0 <= confidence <= 1):
-                raise IllegalAction(f"a stack of a board reading is a space 1-16, its camels "
-                                    f"bottom to top and a confidence, not {stack!r}")
+                    and all(c is None or isinstance(c, str) for c in camels)):
+                raise IllegalAction(f"a stack of a board reading is a space 1-16 and its "
+                                    f"camels bottom to top, not {stack!r}")
             if space in board:
                 raise IllegalAction(f"a board reading gives space {space} twice")
-            board[space], sure[space] = tuple(camels), float(confidence)
-        picture, still = line.get("picture"), line.get("still")
-        if still is not None and not (isinstance(still, int | float)
-                                      and not isinstance(still, bool) and still >= 0):
-            raise IllegalAction(f'"still" is the seconds the board had been still, not '
-                                f"{still!r}")
-        return cls(board, sure, picture if isinstance(picture, Mapping) else None,
-                   None if still is None else float(still))
+            board[space] = tuple(camels)
+        against = line.get("against")
+        try:
+            track = Track.from_stacks({int(space): pile for space, pile in against.items()})
+        except (AttributeError, TypeError, ValueError):
+            raise IllegalAction(f'"against" is the track the board was read against, not '
+                                f"{against!r}") from None
+        contradicts = _number(line, "contradicts", "how sure the board is another, 0 to 1", 1.0)
+        if contradicts is None:
+            raise IllegalAction('a board reading says how sure the board is another than the '
+                                'track it was read against: "contradicts", 0 to 1')
+        picture = line.get("picture")
+        return cls(board, track, contradicts, picture if isinstance(picture, Mapping) else None,
+                   _number(line, "still", "the seconds the board had been still"))
 
-    def is_sure_of(self, space: int) -> bool:
-        """Whether the camera is sure enough of what stands on `space` to raise an alert
-        over it: a space it saw empty, or a stack read at least SURE."""
-        return self.confidence.get(space, 1.0) >= SURE
+    def contradicts_surely(self, track: Track) -> bool:
+        """Whether the camera is sure enough that the board is not `track` to raise an
+        alert: read against that very track, and at least SURE that the frame shows
+        another. Read against another track (the game moved on since), it cannot say."""
+        return self.against == track and self.contradicts >= SURE
+
+
+def _number(line: Mapping[str, Any], key: str, what: str, most: float | None = None
+            ) -> float | None:
+    """The number `key` of a reading, if any, checked to be 0 or more (and at most `most`)."""
+    value = line.get(key)
+    if value is None:
+        return None
+    if not (isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+            and (most is None or value <= most)):
+        raise IllegalAction(f'"{key}" is {what}, not {value!r}')
+    return float(value)
 
 
 def board_alert(game: Game, seen: SeenBoard) -> dict[str, Any] | None:
     """What every page shows when the board the camera read contradicts `game`: the spaces,
     and the fix to offer in one tap (`fix`: the index of the last roll and the roll to put in
     its place, when exactly one explains the board; `rolls`: how many do). None when they
-    agree, or when the camera is unsure of a space where they disagree: it says nothing
-    until it has a better look (the next time the board comes to rest)."""
+    agree, or when the camera is not sure the frame shows another board than the game's: it
+    says nothing until its next look (the next time the board comes to rest)."""
     wrong = disagreements(game.state.track, seen.stacks)
-    if not wrong or not all(seen.is_sure_of(d.space) for d in wrong):
+    if not wrong or not seen.contradicts_surely(game.state.track):
         return None
     rolls = explaining_rolls(game, seen.stacks)
     last = max((k for k, action in enumerate(game.actions) if action.action == "roll"),

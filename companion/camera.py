@@ -265,13 +265,19 @@ class TableCamera:
             self._frames.notify_all()
 
     def _watch_board(self, game: str, image: Any, time: float) -> None:
-        """Hand the table the board each time it has come to rest, with how long it has been
-        still and where each space is in the picture, and keep that frame for the pages."""
+        """Hand the table the board each time it has come to rest, read against the track
+        the game has now, with how long it has been still and where each space is in the
+        picture, and keep that frame for the pages."""
         if self.make_board is None:
             return
         if game != self._board_game:
             self._board, self._board_game = self.make_board(game), game
-        reading = None if self._board is None else self._board.feed(image, time)
+        if self._board is None:
+            return
+        assert self.table is not None
+        track = self.table.snapshot.view.get("track") or {}
+        reading = self._board.feed(image, time, {int(space): pile
+                                                 for space, pile in track.items()})
         if reading is None:
             return
         with self._frames:
@@ -279,7 +285,7 @@ class TableCamera:
         watch = self._board
         picture = {"size": [image.shape[1], image.shape[0]],
                    "spaces": {str(k): v for k, v in watch.reader.space_outlines().items()}}
-        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture,
+        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture, "against": track,
                                  "still": round(time - watch.still_since, 2)}))
 
     def _hand_in(self, command: Command) -> None:

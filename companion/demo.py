@@ -451,6 +451,8 @@ class DemoTable:
         """Move the camels on the board as the game has them now, a camel now and then set
         down wrong (`SLIP`); a board left wrong that no alert showed in BOARD_TIME is put
         right."""
+        from vision.synth_board import slipped
+
         board = self.board
         if board is None or board.game != snapshot.view["game"]:
             return
@@ -463,7 +465,8 @@ class DemoTable:
             self._slipped = None
         if stacks == board.stacks:
             return
-        wrong = _slip(self.rng, stacks) if board.stacks and self.rng.random() < SLIP else None
+        wrong = (slipped(self.rng, stacks) if board.stacks and self.rng.random() < SLIP
+                 else None)
         if wrong is not None:
             log.info("a camel is set down wrong on the board")
             self._slipped = time.monotonic()
@@ -488,13 +491,15 @@ class DemoTable:
 
     def _check_pending(self, snapshot: Snapshot) -> Snapshot:
         """Look at the die the camera was unsure of: OK if the page has it right, NO if the
-        die thrown is out of the pyramid already (a second, false reading: a side face, a
-        speck), else tap what it shows."""
+        die thrown is in the game already (a second, false reading: a side face, a speck, the
+        die read again after a hand passed over it), else tap what it shows."""
         waiting = snapshot.view["pending"][0]
         thrown = self.stage.thrown[-1] if self.stage.thrown else None
         self._pause(1.5)
         now = self.table.snapshot
-        if thrown is None or (_played(now, thrown) and not _shows(waiting, thrown)):
+        # a die is thrown once a leg; a racing card or a pair of faces may come again
+        again = hasattr(thrown, "colour") or not _shows(waiting, thrown)
+        if thrown is None or (_played(now, thrown) and again):
             self.outcomes["rejected"] += 1
             return self.table.reject_pending()
         if hasattr(thrown, "faces"):
@@ -618,16 +623,6 @@ def _board_stage(stage: Any, seed: int, snapshot: Snapshot) -> Any:
 def _stacks(track: dict[str, list[str]]) -> dict[int, tuple[str, ...]]:
     """A page's track (space as text: camels bottom to top) as the board's stacks."""
     return {int(space): tuple(pile) for space, pile in track.items() if pile}
-
-
-def _slip(rng: random.Random, stacks: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
-    """`stacks` with one camel set down wrong: the top camel of a stack one space on."""
-    space = rng.choice(sorted(stacks))
-    *below, top = stacks[space]
-    wrong = {**stacks, space: tuple(below)}
-    beyond = space % 16 + 1
-    wrong[beyond] = (*stacks.get(beyond, ()), top)
-    return {k: pile for k, pile in wrong.items() if pile}
 
 
 def _line(snapshot: Snapshot, truth: Any) -> dict[str, Any]:

@@ -13,12 +13,12 @@ START = {1: ["blue"], 2: ["green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
 ROLL = {"player": "Ann", "action": "roll", "die": "blue", "value": 1}
 
 
-def seen(stacks, unsure=(), **extra):
-    """A camera's reading of the board with `stacks` (space: camels bottom to top), sure of
-    every stack but those on the spaces `unsure`."""
-    return {"stacks": [{"space": space, "camels": camels,
-                        "confidence": 0.6 if space in unsure else 0.9}
-                       for space, camels in sorted(stacks.items())], "hand": False, **extra}
+def seen(table, stacks, contradicts=0.9, **extra):
+    """A camera's reading of the board with `stacks` (space: camels bottom to top), read
+    against the track `table` has now, and that sure it shows another."""
+    return {"stacks": [{"space": space, "camels": camels, "confidence": 0.9}
+                       for space, camels in sorted(stacks.items())], "hand": False,
+            "against": table.snapshot.view["track"], "contradicts": contradicts, **extra}
 
 
 @pytest.fixture
@@ -28,19 +28,19 @@ def table(tmp_path):
 
 
 def test_a_board_as_the_game_has_it_raises_nothing(table):
-    assert table.see_board(seen(START)).view["board"] is None
+    assert table.see_board(seen(table, START)).view["board"] is None
     after = table.push(ROLL)
     # the die is in the game before anyone moves the camel: the board seen before says nothing
     assert after.view["board"] is None
     moved = {**START, 1: [], 2: ["green", "blue"]}
-    assert table.see_board(seen({k: v for k, v in moved.items() if v})).view["board"] is None
+    assert table.see_board(seen(table, {k: v for k, v in moved.items() if v})).view["board"] is None
 
 
 def test_a_misread_roll_is_shown_with_the_roll_that_explains_the_board(table):
     table.push(ROLL)
     board = {2: ["green"], 3: ["orange"], 4: ["blue"], 5: ["yellow"], 7: ["white"]}
     picture = {"size": [1280, 720], "spaces": {"2": [[1, 2], [3, 4], [5, 6]]}}
-    alert = table.see_board(seen(board, picture=picture)).view["board"]
+    alert = table.see_board(seen(table, board, picture=picture)).view["board"]
     assert alert["id"] == 1 and alert["rolls"] == 1 and alert["picture"] == picture
     assert alert["disagreements"] == [
         {"space": 2, "game": ["green", "blue"], "camera": ["green"]},
@@ -50,18 +50,21 @@ def test_a_misread_roll_is_shown_with_the_roll_that_explains_the_board(table):
     assert fixed.view["board"] is None and fixed.view["track"]["4"] == ["blue"]
 
 
-def test_the_camera_unsure_of_a_stack_where_they_disagree_waits_for_a_better_look(table):
+def test_the_camera_unsure_the_board_is_another_waits_for_a_better_look(table):
     table.push(ROLL)
     wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-    assert table.see_board(seen(wrong, unsure={2})).view["board"] is None
-    assert table.see_board(seen(wrong, unsure={3})).view["board"]["disagreements"] == [
+    assert table.see_board(seen(table, wrong, contradicts=0.3)).view["board"] is None
+    # read against the track before the roll: the camera cannot say
+    stale = {**seen(table, wrong), "against": {str(k): v for k, v in START.items()}}
+    assert table.see_board(stale).view["board"] is None
+    assert table.see_board(seen(table, wrong)).view["board"]["disagreements"] == [
         {"space": 2, "game": ["green", "blue"], "camera": ["blue", "green"]}]
 
 
 def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
     table.push(ROLL)
     wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-    alert = table.see_board(seen(wrong)).view["board"]
+    alert = table.see_board(seen(table, wrong)).view["board"]
     assert alert["fix"] is None and alert["rolls"] == 0
     assert alert["disagreements"] == [
         {"space": 2, "game": ["green", "blue"], "camera": ["blue", "green"]}]
@@ -75,20 +78,20 @@ def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
         table.dismiss_board()
     # the players set the stack right: the next still board agrees
     right = {2: ["green", "blue"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-    assert table.see_board(seen(right)).view["board"] is None
+    assert table.see_board(seen(table, right)).view["board"] is None
 
 
 def test_the_players_have_a_moment_to_move_the_camels_before_the_board_must_agree(tmp_path):
     with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.5) as table:
-        table.see_board(seen(START, still=30))
+        table.see_board(seen(table, START, still=30))
         table.push(ROLL)
         # the board, untouched since before the roll: not yet a disagreement, and a bet does
         # not move a camel
-        assert table.see_board(seen(START, still=30)).view["board"] is None
+        assert table.see_board(seen(table, START, still=30)).view["board"] is None
         table.push({"player": "Bob", "action": "leg_bet", "camel": "blue"})
         time.sleep(0.5)
         # nobody moves it: the camera's next look raises the alert
-        alert = table.see_board(seen(START, still=40)).view["board"]
+        alert = table.see_board(seen(table, START, still=40)).view["board"]
         assert alert["disagreements"] == [
             {"space": 1, "game": [], "camera": ["blue"]},
             {"space": 2, "game": ["green", "blue"], "camera": ["green"]}]
@@ -98,26 +101,28 @@ def test_a_board_touched_since_the_camels_moved_in_the_game_is_checked_at_once(t
     with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=60) as table:
         table.push(ROLL)
         wrong = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-        assert table.see_board(seen(wrong, still=30)).view["board"] is None
-        assert table.see_board(seen(wrong, still=0.0)).view["board"]["disagreements"]
+        assert table.see_board(seen(table, wrong, still=30)).view["board"] is None
+        assert table.see_board(seen(table, wrong, still=0.0)).view["board"]["disagreements"]
 
 
 def test_no_alert_while_a_die_waits_for_ok(table):
     table.see({"die": "blue", "value": 1, "confidence": 0.3})
     assert table.snapshot.view["pending"]
     moved = {2: ["green", "blue"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-    assert table.see_board(seen(moved)).view["board"] is None
+    assert table.see_board(seen(table, moved)).view["board"] is None
     assert table.accept_pending().view["board"] is None
 
 
 @pytest.mark.parametrize("reading, match", [
     ({"stacks": "all of them"}, '"stacks": a list'),
-    ({"stacks": [{"space": 17, "camels": ["blue"], "confidence": 1}]}, "a space 1-16"),
-    ({"stacks": [{"space": 2, "camels": [], "confidence": 1}]}, "a space 1-16, its camels"),
-    ({"stacks": [{"space": 2, "camels": ["blue"]}]}, "and a confidence"),
-    ({"stacks": [], "still": -1}, '"still" is the seconds'),
-    ({"stacks": [{"space": 2, "camels": ["blue"], "confidence": 1},
-                 {"space": 2, "camels": ["green"], "confidence": 1}]}, "gives space 2 twice"),
+    ({"stacks": [{"space": 17, "camels": ["blue"]}]}, "a space 1-16"),
+    ({"stacks": [{"space": 2, "camels": []}]}, "a space 1-16 and its camels"),
+    ({"stacks": [{"space": 2, "camels": ["blue"]}, {"space": 2, "camels": ["green"]}]},
+     "gives space 2 twice"),
+    ({"stacks": [], "against": ["blue"]}, '"against" is the track'),
+    ({"stacks": [], "against": {}}, 'how sure the board is another'),
+    ({"stacks": [], "against": {}, "contradicts": 2}, '"contradicts" is how sure'),
+    ({"stacks": [], "against": {}, "contradicts": 1, "still": -1}, '"still" is the seconds'),
 ])
 def test_a_malformed_board_reading_is_refused_and_changes_nothing(table, reading, match):
     before = table.snapshot
@@ -130,11 +135,11 @@ def test_a_game_without_a_board_refuses_a_board_reading(tmp_path):
     header = {"game": "last-camel", "players": ["Ann", "Bob"], **LAST_CAMEL_BOARD}
     with Table(stored_game(tmp_path / "last.sqlite3", header)) as table, \
             pytest.raises(IllegalAction, match="no board the camera reads"):
-        table.see_board(seen({1: ["blue"]}))
+        table.see_board(seen(table, {1: ["blue"]}))
 
 
 def test_a_new_game_forgets_the_board(table):
     table.push(ROLL)
-    table.see_board(seen({2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}))
+    table.see_board(seen(table, {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}))
     after = table.new_game(SPREAD_2014)
     assert after.view["board"] is None and table.snapshot.view["board"] is None

@@ -22,7 +22,7 @@ every camel, over more of the board than a tile or a card covers; such a frame i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -99,11 +99,17 @@ class BoardReading:
 
     stacks: tuple[Stack, ...]
     hand: bool = False
+    contradicts: float | None = None
+    """How sure the frame shows a board other than the one it was read against (0 to 1),
+    when it was read against one."""
 
     def to_json(self) -> dict:
         if self.hand:
             return {"hand": True}
-        return {"stacks": [s.to_json() for s in self.stacks], "hand": False}
+        out = {"stacks": [s.to_json() for s in self.stacks], "hand": False}
+        if self.contradicts is not None:
+            out["contradicts"] = round(self.contradicts, 3)
+        return out
 
 
 @dataclass(frozen=True)
@@ -232,14 +238,39 @@ class BoardReader:
         return {space: (self.view.space_outline(space) >> SHIFT).reshape(-1, 2).tolist()
                 for space in range(1, TRACK_SPACES + 1)}
 
-    def read(self, frame: np.ndarray) -> BoardReading:
-        """The stacks the frame shows, or that a hand is over the board."""
+    def read(self, frame: np.ndarray, against: Mapping[int, Sequence[str]] | None = None
+             ) -> BoardReading:
+        """The stacks the frame shows, or that a hand is over the board; read `against` a
+        board (space: camels bottom to top), also how sure it is that the frame shows
+        another."""
         smooth = cv2.GaussianBlur(frame, (3, 3), 0)
         costs = self._costs(self._drawing.crop(smooth))
         found = self._fit(costs)
         if self._hand(smooth, found):
             return BoardReading((), hand=True)
-        return BoardReading(self._stacks(found, costs))
+        contradicts = None if against is None else self._contradicts(costs, found, against)
+        return BoardReading(self._stacks(found, costs), contradicts=contradicts)
+
+    def _contradicts(self, costs: np.ndarray, found: dict[int, list[int]],
+                     against: Mapping[int, Sequence[str]]) -> float | None:
+        """How sure the frame shows a board other than `against`: none when that board,
+        each stack shifted to fit, fits the frame as well as the one found, surer the worse
+        it fits (the scale of a camel's confidence); None when it names a camel this table
+        has not."""
+        index = {name: k for k, name in enumerate(self.names)}
+        if any(c not in index for pile in against.values() for c in pile):
+            return None
+        other = {space: [index[c] for c in pile] for space, pile in against.items() if pile}
+        drawing = self._drawing
+        kept = dict(drawing.shifts)
+        before = drawing.cost(costs, found) - _ABSENT * sum(map(len, found.values()))
+        for space in other:
+            drawing.align(costs, other, space)
+        after = drawing.cost(costs, other) - _ABSENT * sum(map(len, other.values()))
+        drawing.shifts.clear()
+        drawing.shifts.update(kept)
+        drawing.forget()
+        return 1.0 - float(np.exp(-max(0.0, after - before) / _SURE))
 
     def _costs(self, crop: np.ndarray) -> np.ndarray:
         """What each pixel costs as each thing the drawing may put there: camel k (k < n),
@@ -521,6 +552,11 @@ class _Drawing:
                 self._before.clear()
             self._before[key] = (stacks, self._cost(costs, stacks, region))
         return self._cost(costs, option, region) - self._before[key][1]
+
+    def cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]]) -> float:
+        """What the frame's pixels cost as `stacks` would show them, over the whole drawing."""
+        return self._cost(costs, stacks, (0, 0, self.box[2] - self.box[0],
+                                          self.box[3] - self.box[1]))
 
     def _cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
               region: tuple[int, int, int, int]) -> float:

@@ -11,6 +11,8 @@ whoever compares it with a game learns that it is still as it was (a camel nobod
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import cv2
 import numpy as np
 
@@ -49,9 +51,11 @@ class BoardWatch:
         self._read_at = -recheck_time
         self._due = True
 
-    def feed(self, image: np.ndarray, time: float) -> BoardReading | None:
-        """The board read from `image` (taken at `time` seconds) if it has just come to rest
-        after moving, or has not been read for `recheck_time`; else None."""
+    def feed(self, image: np.ndarray, time: float,
+             against: Mapping[int, Sequence[str]] | None = None) -> BoardReading | None:
+        """The board read from `image` (taken at `time` seconds; `against` a board, as
+        `BoardReader.read` is) if it has just come to rest after moving, or has not been read
+        for `recheck_time`; else None."""
         small = cv2.cvtColor(cv2.resize(image, None, fx=_SCALE, fy=_SCALE,
                                         interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         if self._mask is None or self._mask.shape != small.shape:
@@ -66,7 +70,7 @@ class BoardWatch:
         due = self._due or time - self._read_at >= self.recheck_time
         if not due or time - self.still_since < self.still_time:
             return None
-        reading = self.reader.read(image)
+        reading = self.reader.read(image, against)
         if reading.hand:
             self.still_since = time
             return None

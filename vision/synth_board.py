@@ -12,6 +12,7 @@ things on the board, and says what each frame truly shows.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -250,6 +251,21 @@ def board_frame(table: Table, camels: Sequence[CamelPose], light: Light,
                    props=props(rng, table, camels, tiles=tiles))
     return BoardFrame(frame.image, stacks_of(camels), tuple(camels), over, light.name,
                       table.camera)
+
+
+def slipped(rng: random.Random, stacks: Mapping[int, Sequence[str]]
+            ) -> dict[int, tuple[str, ...]]:
+    """`stacks` (space: camels bottom to top) with a camel set down wrong, as hands do: the
+    top camel of a stack set a space on, or two neighbours in a stack swapped."""
+    wrong = {space: list(pile) for space, pile in stacks.items() if pile}
+    space = rng.choice(sorted(wrong))
+    pile = wrong[space]
+    if len(pile) >= 2 and rng.random() < 0.5:
+        k = rng.randrange(len(pile) - 1)
+        pile[k], pile[k + 1] = pile[k + 1], pile[k]
+    else:
+        wrong.setdefault(space % TRACK_SPACES + 1, []).append(pile.pop())
+    return {k: tuple(pile) for k, pile in sorted(wrong.items()) if pile}
 
 
 def stacks_of(camels: Sequence[CamelPose]) -> dict[int, tuple[str, ...]]:

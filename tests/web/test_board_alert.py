@@ -37,7 +37,7 @@ def table(table):
 @pytest.fixture
 def alert(table):
     """The alert the misread roll raises once the camera sees the board."""
-    return table.see_board(seen(AS_SEEN)).view["board"]
+    return table.see_board(seen(table, AS_SEEN)).view["board"]
 
 
 def test_the_state_carries_the_alert_and_its_fix_puts_the_game_right(client, alert):

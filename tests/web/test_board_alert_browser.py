@@ -34,7 +34,7 @@ def test_every_phone_shows_the_disagreement_and_one_tap_puts_the_game_right(brow
     unlock(phone)
     tablet = open_page(browser, url, TABLET)
 
-    table.see_board(seen(AS_SEEN, picture=PICTURE))
+    table.see_board(seen(table, AS_SEEN, picture=PICTURE))
     for page in (phone, tablet):
         page.wait_for_selector("#board-alert:not([hidden])")
         assert [camels(page, space, side) for space in (2, 4) for side in ("game", "camera")] \
@@ -67,7 +67,7 @@ def test_a_board_no_roll_explains_is_dismissed_for_the_players_to_fix(browser, s
     unlock(phone)
 
     knocked = {2: [None, "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
-    table.see_board(seen(knocked))
+    table.see_board(seen(table, knocked))
     phone.wait_for_selector("#board-alert:not([hidden])")
     assert camels(phone, 2, "camera") == ["hidden", "green"]
     assert phone.text_content('#board-alert tr[data-space="2"] [data-side="camera"]') == "?green"

@@ -175,7 +175,8 @@ class DemoTable:
     press the mock panel's buttons and tap what the panel cannot say. A context manager."""
 
     def __init__(self, table: Table, *, seed: int, speed: float = 1.0, pace: float = TURN_TIME,
-                 games: int = 0, size: tuple[int, int] = (640, 480)) -> None:
+                 games: int = 0, slip: float = SLIP, size: tuple[int, int] = (640, 480)
+                 ) -> None:
         from gpiozero.pins.mock import MockFactory
 
         from companion.buttons import Panel
@@ -184,6 +185,8 @@ class DemoTable:
         self.speed = speed
         self.pace = pace
         self.games = games
+        self.slip = slip
+        """The share of moves in which a player sets a camel down wrong on the board."""
         self.size = size
         self.rng = random.Random(seed)
         self.when_done: list[Callable[[], None]] = []
@@ -210,8 +213,6 @@ class DemoTable:
         """The board's camera and the camels on it (None in a game without a board)."""
         self.board_camera = TableCamera(lambda: _BoardLens(self), lambda game: None,
                                         make_board=self._board_watch, pace=True)
-        self._slipped: float | None = None
-        """When a player last set a camel down wrong, until the board is put right."""
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
@@ -314,7 +315,6 @@ class DemoTable:
         if board is not None:
             board.close()
         self._deck, self._hands = [], {}
-        self._slipped = None
 
     def _turn(self, snapshot: Snapshot) -> None:
         game = snapshot.view["game"]
@@ -448,42 +448,42 @@ class DemoTable:
         return self.table.replace(len(before.view["history"]), line)
 
     def _keep_board(self, snapshot: Snapshot) -> None:
-        """Move the camels on the board as the game has them now, a camel now and then set
-        down wrong (`SLIP`); a board left wrong that no alert showed in BOARD_TIME is put
-        right."""
+        """Move the camels on the board as the game has them now; now and then (`slip`) a
+        camel is set down wrong, and the players wait for the board alert, then put it right
+        (by hand after BOARD_TIME if none came)."""
         from vision.synth_board import slipped
 
         board = self.board
         if board is None or board.game != snapshot.view["game"]:
             return
         stacks = _stacks(snapshot.view["track"])
-        if self._slipped is not None:
-            if time.monotonic() - self._slipped < BOARD_TIME:
-                return
-            log.info("the camel set down wrong was not shown: putting it right")
-            self.outcomes["slip_missed"] += 1
-            self._slipped = None
         if stacks == board.stacks:
             return
-        wrong = (slipped(self.rng, stacks) if board.stacks and self.rng.random() < SLIP
-                 else None)
-        if wrong is not None:
-            log.info("a camel is set down wrong on the board")
-            self._slipped = time.monotonic()
-        board.place(wrong or stacks)
+        if not board.stacks or self.rng.random() >= self.slip:
+            board.place(stacks)
+            return
+        log.info("a camel is set down wrong on the board")
+        board.place(slipped(self.rng, stacks))
+        alert = self._wait(lambda s: bool(s.view["board"]), snapshot.version, BOARD_TIME)
+        if alert is not None:
+            self._answer_board(alert, slip=True)
+            return
+        log.info("the camel set down wrong was not shown: putting it right")
+        self.outcomes["slip_missed"] += 1
+        board.place(stacks)
 
-    def _answer_board(self, snapshot: Snapshot) -> None:
+    def _answer_board(self, snapshot: Snapshot, *, slip: bool = False) -> None:
         """The board alert: the players look at the board, put it as the game has it and
-        dismiss the alert."""
+        dismiss the alert (they set a camel down wrong, with `slip`; else the camera was
+        wrong)."""
         alert = snapshot.view["board"]
         self._pause(1.5)
-        if self._slipped is None:
+        if slip:
+            log.info("the board alert shows the camel set down wrong: putting it right")
+        else:
             log.warning("a board alert with the board as the game has it: %s",
                         alert["disagreements"])
-        else:
-            log.info("the board alert shows the camel set down wrong: putting it right")
-        self.outcomes["false_alert" if self._slipped is None else "slip_caught"] += 1
-        self._slipped = None
+        self.outcomes["slip_caught" if slip else "false_alert"] += 1
         if self.board is not None:
             self.board.place(_stacks(snapshot.view["track"]))
         with contextlib.suppress(CompanionError):  # it went as the board was put right

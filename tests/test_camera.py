@@ -263,3 +263,32 @@ def test_a_card_reading_is_drawn_on_the_camera_view():
     card = CardReading("white", 2, (10, 10, 60, 90), 0.93)
     jpeg = _annotated_jpeg(stage.read().image, [card], None)
     assert jpeg.startswith(b"\xff\xd8")
+
+
+def test_a_board_the_players_set_by_the_true_roll_shows_the_misread_and_its_fix(tmp_path,
+                                                                               stage):
+    from vision.board_watch import BoardWatch
+    from vision.stage import BoardStage
+
+    board = BoardStage(stage, seed=SEED)
+    board.place(START, hand=False)
+    watch = BoardWatch(board.reader())
+    with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=30.0) as table, \
+            TableCamera(lambda: board, lambda game: None, make_board=lambda game: watch,
+                        pace=True).attach(table, shown=False) as camera:
+        eventually(lambda: camera.board_picture() is not None)
+        assert table.camera is None and table.board_camera is camera
+        # the camera read blue 1; the die shows 3, and the players move blue by that
+        table.push({"player": "Ann", "action": "roll", "die": "blue", "value": 1})
+        board.place({**START, 1: (), 4: ("blue",)})
+        alert = wait_until(table, lambda s: s.view["board"]).view["board"]
+        assert alert["fix"] == {"index": 0, "action": {"player": "Ann", "action": "roll",
+                                                       "die": "blue", "value": 3}}
+        assert alert["picture"]["size"] == [1280, 720]
+        fixed = table.replace(alert["fix"]["index"], alert["fix"]["action"])
+        assert fixed.view["board"] is None and fixed.view["track"]["4"] == ["blue"]
+        assert camera.board_picture().startswith(b"\xff\xd8")
+
+
+START = {1: ("blue",), 2: ("green",), 3: ("orange",), 5: ("yellow",), 7: ("white",)}
+"""Where SPREAD_2014 stands the camels."""

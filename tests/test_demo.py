@@ -132,6 +132,23 @@ def test_the_other_games_are_played_through_their_own_readers(tmp_path, game):
     assert {r["outcome"] for r in view["readings"]} & {"accepted"}
 
 
+@pytest.mark.parametrize("game", ["camelup-2014", "camelup-2018"])
+def test_a_whole_game_raises_the_board_alert_for_camels_set_down_wrong_and_no_other(tmp_path,
+                                                                                   game):
+    header = demo_header(game, ["Ann", "Bob", "Cy"], random.Random(4))
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=4, speed=25.0, games=1, slip=0.2) as players:
+        players.start()
+        deadline = time.monotonic() + 400
+        while players.is_playing and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not players.is_playing
+    came = players.outcomes
+    assert table.snapshot.view["finished"]
+    assert came["false_alert"] == 0, came
+    assert came["slip_caught"] >= 2 and came["slip_caught"] > came["slip_missed"], came
+
+
 def test_the_pace_is_the_time_between_turns(tmp_path):
     header = demo_header("camelup-2014", ["Ann", "Bob"], random.Random(1))
     with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \

@@ -99,6 +99,7 @@ class TableCamera:
         self._board: Any = None
         self._board_game: str | None = None
         self._board_frame: tuple[Any, bytes | None] | None = None
+        self._board_read: tuple[str, list[dict[str, Any]]] | None = None
 
     def attach(self, table: Table, *, shown: bool = True) -> TableCamera:
         """Start watching for `table`: it keeps watch over this camera, shows it on its pages
@@ -167,6 +168,13 @@ class TableCamera:
             if self._jpeg is None or self._jpeg[0] != frame[0]:
                 self._jpeg = (frame[0], _annotated_jpeg(*frame[1:]))
             return self._jpeg
+
+    def board_stacks(self) -> tuple[str, list[dict[str, Any]]] | None:
+        """The board as last read still: the game whose camels were looked for, and the
+        stacks (`vision.board`'s JSON: space, camels bottom to top with None for one not
+        seen, confidence); None before the first reading. What a new game may start from."""
+        with self._frames:
+            return self._board_read
 
     def board_picture(self) -> bytes | None:
         """The frame the board was last read from, as JPEG; None before the first reading."""
@@ -282,6 +290,7 @@ class TableCamera:
             return
         with self._frames:
             self._board_frame = (image, None)
+            self._board_read = (game, reading.to_json()["stacks"])
         watch = self._board
         picture = {"size": [image.shape[1], image.shape[0]],
                    "spaces": {str(k): v for k, v in watch.reader.space_outlines().items()}}

@@ -293,7 +293,8 @@ class Table:
         """The table's camera: None, or anything with `is_on` and `wait_for_frame`."""
         self.board_camera: Any = None
         """The camera reading the board: None, or anything with `board_picture()`, the frame
-        the board was last read from as JPEG (None before the first)."""
+        the board was last read from as JPEG, and `board_stacks()`, the game and the stacks
+        read then (each None before the first reading)."""
         self.confident = confident
         """Readings less sure than this wait for a person's OK or NO."""
         self.beat_time = beat_time

@@ -288,6 +288,8 @@ def test_a_board_the_players_set_by_the_true_roll_shows_the_misread_and_its_fix(
         fixed = table.replace(alert["fix"]["index"], alert["fix"]["action"])
         assert fixed.view["board"] is None and fixed.view["track"]["4"] == ["blue"]
         assert camera.board_picture().startswith(b"\xff\xd8")
+        game, stacks = camera.board_stacks()
+        assert game == "camelup-2014" and {s["space"] for s in stacks} == {2, 3, 4, 5, 7}
 
 
 START = {1: ("blue",), 2: ("green",), 3: ("orange",), 5: ("yellow",), 7: ("white",)}

@@ -1,7 +1,9 @@
 """Setting up the table from a phone: starting a new game, and calibrating the camera.
 
 A Pi beside the table has no keyboard: the next game is started on the New game page, and
-the camera is calibrated on the Calibrate page, both by a phone that entered the PIN. The
+the camera is calibrated on the Calibrate page, both by a phone that entered the PIN. A table
+whose camera reads the board (its `board_camera`, any object with `board_stacks()`) offers
+the camels as it last saw them as the new game's start. The
 calibration itself is done by the calibrator `create_app` is handed (config `CALIBRATOR`,
 absent on a table without a camera); this module only carries requests to it.
 """
@@ -35,8 +37,23 @@ def new_game_page() -> Any:
     games = {name: _pieces(name) for name in BOARD_GAMES}
     now = current_table().snapshot.view
     boot = {"words": words, "viewer": viewer().to_json(), "games": games,
-            "game": now["game"], "players": [p["name"] for p in now["players"]]}
+            "game": now["game"], "players": [p["name"] for p in now["players"]],
+            "board_camera": current_table().board_camera is not None}
     return render_template("new_game.html", lang=lang, t=words, boot=boot)
+
+
+@bp.get("/api/board")
+def board() -> Any:
+    """The camels as the camera last read the board, for a new game to start from."""
+    board_camera = current_table().board_camera
+    if board_camera is None:
+        abort(404, "no camera reads this table's board")
+    read = board_camera.board_stacks()
+    if read is None:
+        abort(404, "the camera has not read the board yet: keep hands off it a moment, "
+                   "then try again")
+    game, stacks = read
+    return jsonify(game=game, stacks=stacks)
 
 
 @bp.post("/api/games")

@@ -69,6 +69,45 @@ def test_a_new_game_needs_the_pin(client, table):
     assert table.snapshot.view["players"][0]["name"] == "Ann"
 
 
+READ_2018 = ("camelup-2018", [{"space": 1, "camels": ["blue", "green"], "confidence": 0.97},
+                              {"space": 3, "camels": ["red", None, "purple"], "confidence": 0.81},
+                              {"space": 13, "camels": ["black"], "confidence": 0.95},
+                              {"space": 16, "camels": ["white"], "confidence": 0.96}])
+"""A 2018 start as the camera read it: yellow hidden in the middle of a stack, the black
+camel set down a space short of the crazy camels' start."""
+
+
+class BoardCamera:
+    """A camera that read the board as `read` (None: it has not read it yet)."""
+
+    def __init__(self, read):
+        self.read = read
+
+    def board_stacks(self):
+        return self.read
+
+
+@pytest.mark.parametrize(("board_camera", "status", "answer"), [
+    (None, 404, {"error": "no camera reads this table's board"}),
+    (BoardCamera(None), 404, {"error": "the camera has not read the board yet: keep hands off "
+                                       "it a moment, then try again"}),
+    (BoardCamera(READ_2018), 200, {"game": "camelup-2018", "stacks": READ_2018[1]}),
+])
+def test_the_board_as_the_camera_last_read_it_needs_no_pin(table, client, board_camera,
+                                                           status, answer):
+    table.board_camera = board_camera
+    read = client.get("/api/board")
+    assert (read.status_code, read.json) == (status, answer)
+
+
+@pytest.mark.parametrize("board_camera", [None, BoardCamera(None)])
+def test_the_new_game_page_offers_the_camera_s_reading_where_a_camera_reads_the_board(
+        table, client, board_camera):
+    table.board_camera = board_camera
+    boot = json.loads(client.get("/new").data.split(b'id="boot">')[1].split(b"</script>")[0])
+    assert boot["board_camera"] is (board_camera is not None)
+
+
 class StillCamera:
     """A camera whose latest frame is one the stage filmed."""
 

@@ -66,15 +66,23 @@
 
     // Where each camel was placed, in the order the table placed them.
     let placed = {};
+    // The camels the camera could not place, asked for until each is tapped.
+    let unseen = [];
     const drawSpaces = () => {
       const game = boot.games[$("game").value];
       const box = $("start-spaces");
       box.replaceChildren();
       if (!game) return;
-      const spaces = (camel) => (game.crazy_camels.includes(camel)
-        ? [game.spaces, game.spaces - 1, game.spaces - 2] : [1, 2, 3]);
+      // a camel the camera read elsewhere keeps its space in the row, chosen
+      const spaces = (camel) => {
+        const start = game.crazy_camels.includes(camel)
+          ? [game.spaces, game.spaces - 1, game.spaces - 2] : [1, 2, 3];
+        return placed[camel] && !start.includes(placed[camel])
+          ? [...start, placed[camel]] : start;
+      };
+      const asked = unseen.filter((camel) => !placed[camel]);
       for (const camel of [...game.camels, ...game.crazy_camels]) {
-        const row = el("div", { className: "placing" },
+        const row = el("div", { className: asked.includes(camel) ? "placing unseen" : "placing" },
                        el("span", { className: `camel ${camel}`, textContent: camel }));
         for (const space of spaces(camel)) {
           const button = el("button", { type: "button", textContent: String(space),
@@ -92,7 +100,36 @@
       for (const [camel, space] of Object.entries(placed)) (stacks[space] ||= []).push(camel);
       box.append(el("p", { className: "hint", textContent: Object.entries(stacks)
         .map(([space, camels]) => `${space}: ${camels.join(" · ")}`).join(" | ") }));
+      if (asked.length) {
+        box.append(el("p", { id: "unseen", className: "hint",
+                             textContent: `${words["new.camera_unseen"]} ${asked.join(", ")}` }));
+      }
     };
+
+    // The camels as the camera last read the board, each stack bottom to top so that the
+    // placed-last-on-top rule rebuilds it. Above a camel it could not see (or saw twice) the
+    // order is not known: those camels are left for the person to tap, bottom first.
+    $("read-board").addEventListener("click", async () => {
+      const board = await call("GET", "/api/board");
+      if (!board) return;
+      const chosen = $("game").value;
+      if (board.game !== chosen) {
+        const name = $("game").querySelector(`option[value="${board.game}"]`);
+        say(words["new.camera_other_game"].replace("{game}", name ? name.textContent : board.game));
+        return;
+      }
+      const seen = board.stacks.flatMap((stack) => stack.camels);
+      placed = {};
+      for (const stack of board.stacks) {
+        for (const camel of stack.camels) {
+          if (camel === null || seen.indexOf(camel) !== seen.lastIndexOf(camel)) break;
+          placed[camel] = stack.space;
+        }
+      }
+      const game = boot.games[chosen];
+      unseen = [...game.camels, ...game.crazy_camels].filter((camel) => !placed[camel]);
+      drawSpaces();
+    });
 
     const showGame = () => {
       const other = $("game").value === "other";
@@ -100,12 +137,14 @@
       $("start-box").hidden = other;
       $("header-box").hidden = !other;
       placed = {};
+      unseen = [];
       drawSpaces();
     };
     const showStart = () => {
       const asPlaced = document.querySelector("input[name=start]:checked").value === "table";
       $("start-spaces").hidden = !asPlaced;
       $("start-help").hidden = !asPlaced;
+      $("read-board").hidden = !(asPlaced && boot.board_camera);
     };
     $("game").value = boot.games[boot.game] ? boot.game : "other";
     $("game").addEventListener("change", showGame);

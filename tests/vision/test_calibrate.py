@@ -73,13 +73,28 @@ def test_the_check_notices_a_moved_camera_and_forgives_a_hidden_marker(scene):
     assert found.check(hidden)
 
 
-def test_without_all_four_markers_calibration_says_which_are_missing(scene):
+def covered(image, markers):
+    """`image` with `markers` (id -> centre) painted over, as a hand or a die hides them."""
+    hidden = image.copy()
+    for x, y in (map(int, centre) for centre in markers):
+        hidden[y - 30:y + 30, x - 30:x + 30] = 120
+    return hidden
+
+
+@pytest.mark.parametrize("marker", [0, 1, 2, 3])
+def test_three_markers_fix_the_table_when_the_fourth_is_hidden(scene, marker):
     table, frame = scene
-    hidden = frame.image.copy()
-    x, y = (int(v) for v in find_markers(frame.image)[1])
-    hidden[y - 30:y + 30, x - 30:x + 30] = 120
-    with pytest.raises(CalibrationError, match=r"marker.s. 1 not seen"):
-        calibrate_table(hidden, table.layout)
+    whole = calibrate_table(frame.image, table.layout)
+    three = calibrate_table(covered(frame.image, [whole.markers[marker]]), table.layout)
+    assert np.abs(three.zone - whole.zone).max() < 3.0
+    assert np.abs(np.array(three.markers[marker]) - whole.markers[marker]).max() < 3.0
+
+
+def test_without_three_markers_calibration_says_which_are_missing(scene):
+    table, frame = scene
+    found = find_markers(frame.image)
+    with pytest.raises(CalibrationError, match=r"marker.s. 1, 3 not seen"):
+        calibrate_table(covered(frame.image, [found[1], found[3]]), table.layout)
 
 
 def test_every_colour_is_learned_from_one_shot_of_all_the_dice():

@@ -10,6 +10,11 @@ A person at the table opens the calibration page and, looking at what the camera
    camels learned: the board reader is set up from that frame;
 5. saves. The camera reads with the new calibration from the next frame on.
 
+A table may film its board with a camera of its own (`[vision.board.source]`), further back
+than the dice camera. Step 4 then works on that camera's latest frame and finds the four
+markers in it too: one tap calibrates the board camera and learns the camels, and the board
+is read with that camera's calibration, kept apart from the dice camera's.
+
 What is learned is written to a file of its own in the state directory (`calibrated`), whose
 `[vision.*]` tables stand in for the configuration's: the service cannot write /etc, and the
 configuration a person wrote is never rewritten. The camels' set-up frame is kept beside it as
@@ -45,6 +50,8 @@ class Calibrator:
         self.calibrated = calibrated
         self.camera: Any = None
         """The table's camera (companion.camera.TableCamera), once it has one."""
+        self.board_camera: Any = None
+        """The board's own camera, on a table configured with one (`[vision.board.source]`)."""
         self._lock = threading.Lock()
         self._vision = self._load()
         self._found: dict[str, Any] = {}
@@ -89,6 +96,14 @@ class Calibrator:
         vision = self._vision
         return open_source(vision.source, game=vision.game, camera=vision.camera)
 
+    def open_board_source(self) -> Any:
+        """The board camera's frame source, on a table configured with one
+        (`[vision.board.source]`); its exposure is automatic, as when the camels were learned."""
+        from vision.sources import open_source
+
+        vision = self._vision
+        return open_source(vision.board_source, game=vision.game)
+
     def status(self) -> dict[str, Any]:
         """What the page shows: what is calibrated now and what was found since, unsaved."""
         vision = self._vision
@@ -104,6 +119,7 @@ class Calibrator:
             "exposure": (found["exposure"] if "exposure" in found else
                          None if vision.camera is None else vision.camera.to_config()),
             "camels": self._camels_learned(),
+            "board_camera": vision.board_source is not None,
             "unsaved": sorted(found),
         }
 
@@ -171,24 +187,32 @@ class Calibrator:
     def learn_camels(self, game: str) -> dict[str, Any]:
         """Step 4: the board reader of `game` set up from the latest frame, every camel
         standing alone on its own space of the track; the frame is kept to set it up again
-        at every start once saved."""
+        at every start once saved. With a board camera, its frame, and its calibration found
+        from the markers in that same frame."""
         from vision.board import set_up
-        from vision.calibrate import CalibrationError
+        from vision.calibrate import CalibrationError, calibrate_table
         from vision.camels import CAMEL_SETS
 
         if game not in CAMEL_SETS:
             raise CalibrationRefused(f"the camera reads no camels of {game}: no camels to "
                                      "learn")
-        table = self._found.get("table", self._vision.calibration)
-        if table is None:
-            raise CalibrationRefused("the board is not calibrated: find the markers first")
-        frame = self._frame()
+        vision = self._vision
+        if vision.board_source is None:
+            table = self._found.get("table", vision.calibration)
+            if table is None:
+                raise CalibrationRefused("the board is not calibrated: find the markers first")
+            frame = self._frame()
+        else:
+            frame = self._frame(board=True)
+            try:
+                table = calibrate_table(frame, vision.layout)
+            except CalibrationError as e:
+                raise CalibrationRefused(f"the board camera: {e}") from None
         try:
-            set_up(frame, table, self._vision.board, CAMEL_SETS[game],
-                   threshold=self._vision.threshold)
+            set_up(frame, table, vision.board, CAMEL_SETS[game], threshold=vision.threshold)
         except CalibrationError as e:
             raise CalibrationRefused(str(e)) from None
-        self._found["camels"] = (game, frame)
+        self._found["camels"] = (game, frame, table)
         return self.status()
 
     def board_watch(self, game: str) -> Any:
@@ -204,15 +228,16 @@ class Calibrator:
         from vision.camels import CAMEL_SETS
 
         vision = self._vision
+        table = vision.calibration if vision.board_source is None else vision.board_calibration
         path = self._camels_frame(game)
-        if game not in CAMEL_SETS or vision.calibration is None or not path.is_file():
+        if game not in CAMEL_SETS or table is None or not path.is_file():
             return None
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             log.warning("the board is not read: cannot read %s; learn the camels again", path)
             return None
         try:
-            reader = set_up(frame, vision.calibration, vision.board, CAMEL_SETS[game],
+            reader = set_up(frame, table, vision.board, CAMEL_SETS[game],
                             threshold=vision.threshold)
         except CalibrationError as e:
             log.warning("the board is not read: the camels learned in %s are not found with "
@@ -237,7 +262,8 @@ class Calibrator:
         return self.status()
 
     def save(self) -> dict[str, Any]:
-        """Step 5: write what was found and read with it from the next frame."""
+        """Step 5: write what was found and read with it from the next frame, on the dice
+        camera and the board camera alike."""
         import cv2
 
         from vision.config import calibration_toml
@@ -249,23 +275,30 @@ class Calibrator:
         vision = self._vision
         game, colours = self._found.get("colours", (vision.colours_game, vision.colours))
         exposure = self._found.get("exposure")
+        camels = self._found.get("camels")
+        board_calibration = (vision.board_calibration
+                             if camels is None or vision.board_source is None else camels[2])
         text = calibration_toml(
             calibration=self._found.get("table", vision.calibration), colours=colours,
             game=game, camera=(vision.camera if exposure is None
-                               else CameraSettings.from_config(exposure)))
+                               else CameraSettings.from_config(exposure)),
+            board_calibration=board_calibration)
         with self._lock:
-            if "camels" in self._found:
-                camels_game, frame = self._found["camels"]
+            if camels is not None:
+                camels_game, frame, _ = camels
                 _write_whole(self._camels_frame(camels_game),
                              cv2.imencode(".png", frame)[1].tobytes())
             _write_whole(self.calibrated, text.encode())
             self._vision = self._load()
             self._found = {}
+        two_cameras = self._vision.board_source is not None
         if self.camera is not None:
-            self.camera.recalibrate(self.settler, self.board_watch)
+            self.camera.recalibrate(self.settler, None if two_cameras else self.board_watch)
             lock = getattr(self.camera.source, "lock", None)
             if lock is not None and self._vision.camera is not None:
                 lock(self._vision.camera)
+        if self.board_camera is not None:
+            self.board_camera.recalibrate(self.board_camera.make_settler, self.board_watch)
         return self.status()
 
     def _camels_frame(self, game: str) -> Path:
@@ -282,11 +315,14 @@ class Calibrator:
                 "saved" if self._camels_frame(game).is_file() else None
                 for game in CAMEL_SETS}
 
-    def _frame(self) -> Any:
-        latest = None if self.camera is None else self.camera.latest()
+    def _frame(self, *, board: bool = False) -> Any:
+        """The latest frame of the dice camera, or of the board camera."""
+        camera, name = ((self.board_camera, "the board camera") if board
+                        else (self.camera, "the camera"))
+        latest = None if camera is None else camera.latest()
         if latest is None:
-            raise CalibrationRefused("the camera has no picture: check it is plugged in and "
-                                     "try again")
+            raise CalibrationRefused(f"{name} has no picture: check it is plugged in and try "
+                                     "again")
         return latest[1]
 
     def _load(self) -> Any:

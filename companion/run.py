@@ -12,6 +12,10 @@ says so, and phones log what they cannot. A camera given up on (its driver stuck
 exits with status 1 and systemd starts it again. The service is ready for systemd once the
 dashboard listens, and its watchdog is fed by the table's own heartbeat while the dashboard
 answers and the camera's thread is alive.
+
+A table configured with a board camera (`[vision.board.source]`) runs two: the dice camera,
+shown on the pages, reads the dice; the board camera reads the board. Each is watched, and
+either given up on ends run, as one camera does.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import random
 import sys
 import threading
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -217,14 +221,14 @@ def run(args: argparse.Namespace) -> int:
     with Table(store_path, first_game=first_game(settings.first_game),
                confident=settings.confident) as table:
         table.heartbeat.append(watchdog.feed)
-        with _camera(table, settings, calibrator) as camera, \
+        with _cameras(table, settings, calibrator) as cameras, \
                 _panel(table, settings), _voice(table, settings), advisor(table, settings.odds), \
                 dashboard(table, listening, {"CALIBRATOR": calibrator,
                                              "HOTSPOT": read_hotspot(args.config)}) as server:
             watchdog.checks.append(lambda: answers_http(settings.host, server.port))
-            if camera is not None:
-                watchdog.checks.append(
-                    lambda: None if camera.is_alive else "the camera stopped answering")
+            for name, camera in cameras.items():
+                watchdog.checks.append(lambda name=name, camera=camera: None if camera.is_alive
+                                       else f"{name} stopped answering")
             url = address(settings.host, server.port)
             view = table.snapshot.view
             print(f"camel-companion: game of {view['game']} with "
@@ -236,15 +240,16 @@ def run(args: argparse.Namespace) -> int:
                   f"{kept}", flush=True)
             if args.calibrating:
                 print(f"camel-companion: calibrate the camera at {url}calibrate", flush=True)
-            if camera is None:
+            if not cameras:
                 print("camel-companion: no camera: log rolls on the dashboard", flush=True)
             notify(f"READY=1\nSTATUS=serving {url}")
             serve_until_stopped(table, server, on_stop=lambda: notify("STOPPING=1"))
     print("camel-companion: stopped; every action is in the store", flush=True)
-    if calibrator.camera is not None and calibrator.camera.has_failed:
-        print("camel-companion: the camera was given up on: exiting with status 1, for systemd "
-              "to start the service again", file=sys.stderr, flush=True)
-        return 1
+    for name, camera in cameras.items():
+        if camera.has_failed:
+            print(f"camel-companion: {name} was given up on: exiting with status 1, for systemd "
+                  "to start the service again", file=sys.stderr, flush=True)
+            return 1
     return 0
 
 
@@ -268,20 +273,32 @@ def _voice(table: Table, settings: TableConfig) -> Any:
     return Announcer(table, Espeak(settings.speech), load(LANGUAGES)[settings.speech])
 
 
-def _camera(table: Table, settings: TableConfig, calibrator: Calibrator) -> Any:
-    """The table's camera, watching from its own thread, reading the dice and, once the
-    camels are learned, the board; none when configured off."""
+@contextlib.contextmanager
+def _cameras(table: Table, settings: TableConfig,
+             calibrator: Calibrator) -> Iterator[dict[str, Any]]:
+    """The table's cameras by name, each watching from its own thread: the one camera reading
+    the dice and, once the camels are learned, the board; or, with a board camera configured,
+    the dice camera (the one the pages show) and the board camera; none when configured off."""
     if not settings.camera:
-        return contextlib.nullcontext()
+        yield {}
+        return
     from companion.camera import TableCamera
 
-    camera = calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler,
-                                             make_board=calibrator.board_watch)
-    # A camera given up on ends the table, and run exits non-zero: only a new process can
-    # open a Pi camera whose driver stopped answering.
-    camera.when_failed.append(lambda why: threading.Thread(
-        target=table.close, name="camera-given-up", daemon=True).start())
-    return camera.attach(table)
+    two = calibrator.vision().board_source is not None
+    cameras = {"the camera": TableCamera(calibrator.open_source, calibrator.settler,
+                                         make_board=None if two else calibrator.board_watch)}
+    calibrator.camera = cameras["the camera"]
+    if two:
+        cameras["the board camera"] = calibrator.board_camera = TableCamera(
+            calibrator.open_board_source, lambda game: None, make_board=calibrator.board_watch)
+    with contextlib.ExitStack() as attached:
+        for name, camera in cameras.items():
+            # A camera given up on ends the table, and run exits non-zero: only a new process
+            # can open a Pi camera whose driver stopped answering.
+            camera.when_failed.append(lambda why: threading.Thread(
+                target=table.close, name="camera-given-up", daemon=True).start())
+            attached.enter_context(camera.attach(table, shown=name == "the camera"))
+        yield cameras
 
 
 def _panel(table: Table, settings: TableConfig) -> Any:

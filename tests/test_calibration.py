@@ -96,3 +96,64 @@ def test_a_set_up_frame_the_calibration_no_longer_fits_is_not_read_and_said_once
     (warning,) = caplog.messages
     assert "could not find the green camel" in warning
     assert warning.endswith("learn the camels again")
+
+
+def no_dice(game):
+    """The board camera's settler: it reads no dice."""
+
+
+@pytest.fixture
+def two_cameras(tmp_path, session):
+    """A calibrator of a table with a board camera: the dice camera sees the table small and
+    has found its markers, the board camera sees the camels' set-up frame."""
+    config = tmp_path / "camel-companion.toml"
+    config.write_text('[vision.board.source]\nkind = "folder"\npath = "board"\n')
+    calibrator = Calibrator(config, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(cv2.resize(session.setup.image, (640, 360),
+                                               interpolation=cv2.INTER_AREA), None)
+    calibrator.board_camera = StillCamera(session.setup.image, None)
+    calibrator.board_camera.make_settler = no_dice
+    calibrator.find_markers()
+    return calibrator
+
+
+def test_the_board_camera_finds_its_markers_and_camels_in_one_frame_and_both_are_saved(
+        two_cameras, session):
+    learned = two_cameras.learn_camels("camelup-2014")
+    assert (learned["board_camera"], learned["unsaved"]) == (True, ["camels", "table"])
+    two_cameras.save()
+    vision = Calibrator(two_cameras.config, two_cameras.calibrated).vision()
+    assert vision.calibration.image_size == (640, 360)
+    assert vision.board_calibration.image_size == (1280, 720)
+    assert two_cameras.camera.calibrations == [(two_cameras.settler, None)]
+    assert two_cameras.board_camera.calibrations == [(no_dice, two_cameras.board_watch)]
+
+    watch = Calibrator(two_cameras.config, two_cameras.calibrated).board_watch("camelup-2014")
+    stacks = {1: ["blue", "green"], 2: ["orange", "yellow"], 3: ["white"]}
+    frame = session.frame(stacks=stacks, hand=False).image
+    watch.feed(frame, 0.0)
+    assert {s.space: s.camels for s in watch.feed(frame, 1.0).stacks} == {
+        space: tuple(camels) for space, camels in stacks.items()}
+
+
+@pytest.mark.parametrize(("seen", "error"), [
+    (lambda session: session.setup.image[:, :640].copy(),
+     "the board camera: marker(s) 0, 1, 2, 3 not seen; make sure all four are in view and "
+     "lit, or mark the corners by hand"),
+    (lambda session: without(session, "white"),
+     "found 4 camels on the board, the game has 5: could not find the white camel; stand "
+     "every camel alone on its own space, in view, and try again"),
+])
+def test_a_board_camera_frame_that_cannot_be_learned_says_why_in_one_line(
+        two_cameras, session, seen, error):
+    two_cameras.board_camera.image = seen(session)
+    with pytest.raises(CalibrationRefused) as refused:
+        two_cameras.learn_camels("camelup-2014")
+    assert str(refused.value) == error
+    assert two_cameras.status()["unsaved"] == ["table"]
+
+
+def test_a_board_camera_without_a_picture_is_named(two_cameras):
+    two_cameras.board_camera = None
+    with pytest.raises(CalibrationRefused, match="the board camera has no picture"):
+        two_cameras.learn_camels("camelup-2014")

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.calibration import Calibrator
@@ -62,21 +63,24 @@ def test_the_state_directory_is_systemds_when_it_gives_one(monkeypatch, tmp_path
     assert TableConfig().state_directory() == tmp_path / "xdg" / "camel-companion"
 
 
-def config(tmp_path, folder=None):
-    """A Pi's configuration for a test: no panel, no odds, the camera a folder of frames."""
+def config(tmp_path, folder=None, board=None):
+    """A Pi's configuration for a test: no panel, no odds, the camera a folder of frames, and
+    the board camera another when `board` is given."""
     path = tmp_path / "camel-companion.toml"
     camera = ("false" if folder is None else
               f'true\n[vision.source]\nkind = "folder"\npath = "{folder}"\n')
+    if board is not None:
+        camera += f'[vision.board.source]\nkind = "folder"\npath = "{board}"\n'
     path.write_text(f'[table]\nport = 0\nhost = "127.0.0.1"\npin = "{PIN}"\nbuttons = ""\n'
                     f"odds = false\ncamera = {camera}")
     return path
 
 
-def film_of_a_die_landing_as_the_light_drops(tmp_path):
-    """Frames of a table where the green die lands just as the light drops, and the table's
-    calibration (taken in good light) in the state directory, where the calibration page
-    writes it."""
-    stage = Stage("camelup-2014", seed=11, hard_share=1.0)
+def film_of_a_die_landing_as_the_light_drops(tmp_path, hard_share=1.0):
+    """Frames of a table where the green die lands just as the light drops (with `hard_share`
+    0, in a steady light), and the table's calibration (taken in good light) in the state
+    directory, where the calibration page writes it."""
+    stage = Stage("camelup-2014", seed=11, hard_share=hard_share)
     table = calibrate_table(stage.read().image, stage.table.layout)
     colours = learn_colours(stage.calibration_frame().image, stage.table.dice, table=table)
     (tmp_path / "state").mkdir(exist_ok=True)
@@ -95,8 +99,8 @@ def film_of_a_die_landing_as_the_light_drops(tmp_path):
 class Service:
     """`camel-companion run` started as systemd starts it, in its state directory."""
 
-    def __init__(self, tmp_path, env=None, folder=None):
-        self.config = config(tmp_path, folder)
+    def __init__(self, tmp_path, env=None, folder=None, board=None):
+        self.config = config(tmp_path, folder, board)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "run", "--config", str(self.config)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -182,6 +186,26 @@ def test_a_killed_service_carries_on_at_the_same_action_with_its_pending_reading
         again.stop()
 
 
+START_2014 = {"game": "camelup-2014", "players": ["Ann", "Bob", "Cy"],
+              "start": {"1": ["blue", "green"], "2": ["orange"], "3": ["white", "yellow"]}}
+LEFT_WRONG = {1: ["blue", "green"], 2: ["orange", "yellow"], 3: ["white"]}
+"""The board of START_2014 as the players left it: yellow set down on orange, not on white."""
+
+
+def film_of_a_board_left_wrong(tmp_path, session):
+    """A folder of frames of the board LEFT_WRONG; a hand passes at the end of the film, so
+    the board is read again each time the film starts over."""
+    still = tmp_path / "still.png"
+    cv2.imwrite(str(still), session.frame(stacks=LEFT_WRONG, hand=False).image)
+    cv2.imwrite(str(tmp_path / "hand.png"), session.frame(stacks=LEFT_WRONG, hand=True).image)
+    folder = tmp_path / "board"
+    folder.mkdir()
+    for k in range(40):
+        (folder / f"{k:04d}.png").symlink_to(still)
+    (folder / "0040.png").symlink_to(tmp_path / "hand.png")
+    return folder
+
+
 def test_the_board_is_read_with_the_camels_learned_and_a_board_left_wrong_is_told(tmp_path):
     session = board_session(3_123_456, game="camelup-2014")
     calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
@@ -190,21 +214,8 @@ def test_the_board_is_read_with_the_camels_learned_and_a_board_left_wrong_is_tol
     calibrator.learn_camels("camelup-2014")
     calibrator.save()
     with Store(tmp_path / "state" / "camel-companion.sqlite3") as store:
-        store.new_game({"game": "camelup-2014", "players": ["Ann", "Bob", "Cy"],
-                        "start": {"1": ["blue", "green"], "2": ["orange"],
-                                  "3": ["white", "yellow"]}})
-    # yellow set down on orange, not on white; a hand passes at the end of the film, so the
-    # board is read again each time the film starts over
-    left = {1: ["blue", "green"], 2: ["orange", "yellow"], 3: ["white"]}
-    still = tmp_path / "still.png"
-    cv2.imwrite(str(still), session.frame(stacks=left, hand=False).image)
-    cv2.imwrite(str(tmp_path / "hand.png"), session.frame(stacks=left, hand=True).image)
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    for k in range(40):
-        (folder / f"{k:04d}.png").symlink_to(still)
-    (folder / "0040.png").symlink_to(tmp_path / "hand.png")
-    service = Service(tmp_path, folder=folder)
+        store.new_game(START_2014)
+    service = Service(tmp_path, folder=film_of_a_board_left_wrong(tmp_path, session))
     try:
         told = service.wait_for(lambda s: s["board"])["board"]
         assert told["disagreements"] == [
@@ -215,14 +226,50 @@ def test_the_board_is_read_with_the_camels_learned_and_a_board_left_wrong_is_tol
         service.stop()
 
 
-def test_a_bad_configuration_exits_2_in_one_line_so_systemd_does_not_retry(tmp_path):
+def test_a_board_camera_tells_a_board_left_wrong_while_the_dice_camera_reads_the_dice(
+        tmp_path):
+    session = board_session(3_123_456, game="camelup-2014")
+    dice = film_of_a_die_landing_as_the_light_drops(tmp_path, hard_share=0.0)
+    board = film_of_a_board_left_wrong(tmp_path, session)
+    calibrator = Calibrator(config(tmp_path, dice, board), tmp_path / "state" / "calibration.toml")
+    calibrator.board_camera = StillCamera(session.setup.image, None)
+    calibrator.learn_camels("camelup-2014")
+    calibrator.save()
+    with Store(tmp_path / "state" / "camel-companion.sqlite3") as store:
+        store.new_game(START_2014)
+    service = Service(tmp_path, folder=dice, board=board)
+    try:
+        rolled = service.wait_for(lambda s: s["history"])["history"]
+        assert [line["action"] for line in rolled] == [
+            {"player": "Ann", "action": "roll", "die": "green", "value": 1}]
+        told = service.wait_for(lambda s: s["board"])["board"]
+        assert told["disagreements"] == [
+            {"space": 1, "game": ["blue"], "camera": ["blue", "green"]},
+            {"space": 2, "game": ["orange", "green"], "camera": ["orange", "yellow"]},
+            {"space": 3, "game": ["white", "yellow"], "camera": ["white"]}]
+        # beside the alert, the board camera's picture (the dice camera's is 640x480)
+        assert told["picture"]["size"] == [1280, 720]
+        with urllib.request.urlopen(service.url + "camera/board.jpg", timeout=10) as shown:
+            assert cv2.imdecode(np.frombuffer(shown.read(), np.uint8),
+                                cv2.IMREAD_COLOR).shape == (720, 1280, 3)
+    finally:
+        service.stop()
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("[table]\nport = 'x'\n", "[table] port must be a whole number, not 'x'"),
+    ("[vision.board.source]\nkind = 'usb'\n",
+     "[vision.board.source] kind 'usb' is unknown; use picamera2, video, folder, rendered"),
+])
+def test_a_bad_configuration_exits_2_in_one_line_so_systemd_does_not_retry(tmp_path, text,
+                                                                           error):
     path = tmp_path / "c.toml"
-    path.write_text("[table]\nport = 'x'\n")
+    path.write_text(text)
     done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--config", str(path)],
-                          check=False, capture_output=True, text=True, timeout=60)
+                          check=False, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "STATE_DIRECTORY": str(tmp_path / "state")})
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
-        f"camel-companion: {path}: [table] port must be a whole number, not 'x'"]
+    assert done.stderr.strip().splitlines() == [f"camel-companion: {path}: {error}"]
 
 
 STUCK_PICAMERA2 = '''
@@ -264,12 +311,21 @@ class Picamera2:
 '''
 
 
-def test_a_pi_camera_stuck_in_its_driver_ends_the_service_with_status_1(tmp_path):
+@pytest.mark.parametrize(("cameras", "name"), [
+    ('[vision.source]\nkind = "picamera2"\nsize = [64, 48]\n', "the camera"),
+    ('[vision.source]\nkind = "folder"\npath = "{frames}"\n'
+     '[vision.board.source]\nkind = "picamera2"\ncamera = 1\nsize = [64, 48]\n',
+     "the board camera"),
+])
+def test_a_pi_camera_stuck_in_its_driver_ends_the_service_with_status_1(tmp_path, cameras,
+                                                                        name):
     (tmp_path / "pi").mkdir()
     (tmp_path / "pi" / "picamera2.py").write_text(STUCK_PICAMERA2)
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "0000.png"), np.zeros((48, 64, 3), np.uint8))
     path = tmp_path / "camel-companion.toml"
     path.write_text(f'[table]\nport = 0\nhost = "127.0.0.1"\npin = "{PIN}"\nbuttons = ""\n'
-                    'odds = false\n[vision.source]\nkind = "picamera2"\nsize = [64, 48]\n')
+                    "odds = false\n" + cameras.format(frames=tmp_path / "frames"))
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--config", str(path)],
                           check=False, capture_output=True, text=True, timeout=60,
@@ -281,7 +337,7 @@ def test_a_pi_camera_stuck_in_its_driver_ends_the_service_with_status_1(tmp_path
     assert time.monotonic() - started < 30
     assert "the camera gave no sign for 10 s: giving the camera up" in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "camel-companion: the camera was given up on: exiting with status 1, for systemd to "
+        f"camel-companion: {name} was given up on: exiting with status 1, for systemd to "
         "start the service again")
     assert "every action is in the store" in done.stdout
 

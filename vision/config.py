@@ -4,6 +4,10 @@ The file is the one given with --config, else $CAMEL_COMPANION_CONFIG, else
 ./camel-companion.toml if there is one; every option has a default that works on a Pi, so no
 file at all is fine. docs/vision.md lists the options. Calibration writes its results as TOML
 text (`calibration_toml`) to be saved into the same file.
+
+A table may film its board with a second camera (`[vision.board.source]`): a camera close to
+the roll zone reads the dice, one further back takes in the whole board. That camera has its
+own view of the four markers, `[vision.board.calibration]`, kept apart from the dice camera's.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 from vision.calibrate import CalibrationError, TableCalibration
 from vision.colours import DiceColours
 from vision.dicesets import DEFAULT_GAME, DICE_SETS
-from vision.sources import CameraSettings, SourceError
+from vision.sources import SOURCE_KEYS, SOURCE_KINDS, CameraSettings, SourceError
 from vision.table import BoardLayout, TableLayout
 
 DEFAULT_FILE = "camel-companion.toml"
@@ -48,6 +52,10 @@ class VisionConfig:
     colours: DiceColours | None = None
     colours_game: str | None = None
     settle: Mapping[str, Any] = field(default_factory=dict)
+    board_source: Mapping[str, Any] | None = None
+    """The board's own camera, or None when the one camera reads the dice and the board."""
+    board_calibration: TableCalibration | None = None
+    """The board camera's view of the markers, once calibrated."""
 
     def colours_for(self, game: str) -> DiceColours | None:
         """The calibrated colours, if they were learned for `game`."""
@@ -70,12 +78,18 @@ def load_config(path: Path | None, *, calibrated: Path | None = None) -> VisionC
 
     `calibrated` is a file calibration wrote where the program may write (the service's
     state directory, as /etc is read-only to it): each of its `[vision.*]` tables stands in
-    for the same table of `path`. A missing `calibrated` file is no calibration yet.
+    for the same table of `path`, and its `[vision.board.calibration]` for that one table of
+    `[vision.board]` (whose track and board camera stay the configuration's). A missing
+    `calibrated` file is no calibration yet.
     """
     data = read_toml(path) if path is not None else {}
     if calibrated is not None and calibrated.is_file():
         vision = dict(data.get("vision", {}))
-        vision.update(read_toml(calibrated).get("vision", {}))
+        learned = dict(read_toml(calibrated).get("vision", {}))
+        board = learned.pop("board", None)
+        vision.update(learned)
+        if isinstance(board, Mapping) and isinstance(vision.get("board", {}), Mapping):
+            vision["board"] = {**vision.get("board", {}), **board}
         data = {**data, "vision": vision}
     try:
         return _from_toml(data)
@@ -119,24 +133,60 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
         colours = DiceColours({name: tuple(float(c) for c in bgr)
                                for name, bgr in table.items()})
     layout = TableLayout.from_config(vision.get("table", {}))
+    board = dict(vision.get("board", {}))
+    source = _source(vision.get("source", {"kind": "picamera2"}), "vision.source")
+    board_source = board_calibration = None
+    if "source" in board:
+        board_source = _source(board.pop("source"), "vision.board.source")
+        pi_camera = _pi_camera(source)
+        if pi_camera is not None and _pi_camera(board_source) == pi_camera:
+            raise ConfigError("[vision.board.source] is the dice camera's Pi camera: set its "
+                              "camera = 1 (a Pi 5's second connector)")
+        if "calibration" in board:
+            board_calibration = TableCalibration.from_config(board["calibration"])
+    board.pop("calibration", None)
     return VisionConfig(
-        game=game, threshold=threshold, source=dict(vision.get("source", {"kind": "picamera2"})),
+        game=game, threshold=threshold, source=source,
         camera=CameraSettings.from_config(vision["camera"]) if "camera" in vision else None,
-        layout=layout, board=BoardLayout.from_config(vision.get("board", {}), layout),
+        layout=layout, board=BoardLayout.from_config(board, layout),
         calibration=(TableCalibration.from_config(vision["calibration"])
                      if "calibration" in vision else None),
-        colours=colours, colours_game=colours_game, settle=settle)
+        colours=colours, colours_game=colours_game, settle=settle,
+        board_source=board_source, board_calibration=board_calibration)
+
+
+def _source(table: Any, name: str) -> dict[str, Any]:
+    """A camera's `[vision.source]`-like table, checked before the camera is ever opened."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"[{name}] must be a table")
+    unknown = set(table) - SOURCE_KEYS
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [{name}]: {', '.join(sorted(unknown))}")
+    kind = table.get("kind", "picamera2")
+    if kind not in SOURCE_KINDS:
+        raise ConfigError(f"[{name}] kind {kind!r} is unknown; use {', '.join(SOURCE_KINDS)}")
+    if kind == "folder" and "path" not in table:
+        raise ConfigError(f'[{name}] kind = "folder" needs path = "..."')
+    return dict(table)
+
+
+def _pi_camera(source: Mapping[str, Any]) -> int | None:
+    """Which Pi camera `source` opens; None when it is no Pi camera."""
+    return int(source.get("camera", 0)) if source.get("kind", "picamera2") == "picamera2" else None
 
 
 def calibration_toml(*, calibration: TableCalibration | None = None,
                      colours: DiceColours | None = None, game: str | None = None,
-                     camera: CameraSettings | None = None) -> str:
+                     camera: CameraSettings | None = None,
+                     board_calibration: TableCalibration | None = None) -> str:
     """TOML text for the sections calibration fills in, to be saved in the config file."""
     parts = []
     if camera is not None:
         parts.append(_section("vision.camera", camera.to_config()))
     if calibration is not None:
         parts.append(_section("vision.calibration", calibration.to_config()))
+    if board_calibration is not None:
+        parts.append(_section("vision.board.calibration", board_calibration.to_config()))
     if colours is not None:
         values: dict[str, Any] = {} if game is None else {"game": game}
         values.update({k: [round(float(c), 1) for c in v]

@@ -21,6 +21,11 @@ import numpy as np
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 FRAME_TIMEOUT = 2.0
 """Seconds the Pi camera may take over one frame before it is taken to be stuck."""
+SOURCE_KINDS = ("picamera2", "video", "folder", "rendered")
+"""The kinds of frame source a `[vision.source]` table may name."""
+SOURCE_KEYS = {"kind", "size", "fps", "camera", "device", "path", "seed", "frame_timeout",
+               "camera_height_mm"}
+"""The keys a `[vision.source]` table may hold, whatever its kind (docs/vision.md)."""
 
 
 class SourceError(RuntimeError):
@@ -346,5 +351,4 @@ def open_source(config: Mapping[str, Any], *, game: str = "camelup-2014",
         return FolderSource(Path(config["path"]), fps=fps)
     if kind == "rendered":
         return RenderedSource(seed=int(config.get("seed", 0)), game=game, size=size, fps=fps)
-    raise SourceError(f"unknown [vision.source] kind {kind!r}; use picamera2, video, folder "
-                      "or rendered")
+    raise SourceError(f"unknown [vision.source] kind {kind!r}; use {', '.join(SOURCE_KINDS)}")

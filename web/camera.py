@@ -8,7 +8,9 @@ roll zone, each die found with its reading and confidence).
 
 Beside a board alert the page shows the frame the board was last read from: the table's
 `board_camera` is None, or any object whose `board_picture()` gives that frame as JPEG bytes
-(None before the first reading).
+(None before the first reading). A table that films its board with a camera of its own shows
+that camera's view too, where asked for with `?camera=board` (the Calibrate page's camels
+step): its `board_camera` is then a camera as above as well.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify
+from flask import Blueprint, Response, abort, jsonify, request
 
 from web.context import current_table
 from web.events import Held, open_place
@@ -29,6 +31,12 @@ FRAME_WAIT = 5.0
 
 
 def _camera() -> Any:
+    """The camera asked for: the board's (`?camera=board`), else the one the pages show."""
+    if request.args.get("camera") == "board":
+        camera = getattr(current_table(), "board_camera", None)
+        if not _is_on(camera):
+            abort(404, "the board camera is off: check it is plugged in")
+        return camera
     camera = getattr(current_table(), "camera", None)
     if not _is_on(camera):
         abort(404, "the camera is off: log rolls by hand on the page")

@@ -9,6 +9,7 @@ import pytest
 
 from companion.calibration import Calibrator
 from tests.web.conftest import PIN, csrf
+from tests.web.test_camera import JPEG, Camera
 from vision.sources import CameraSettings
 from vision.stage import Stage
 from vision.synth import random_light, random_table
@@ -112,6 +113,8 @@ class StillCamera:
     """A camera whose latest frame is one the stage filmed."""
 
     is_on = True
+    make_settler = None
+    """As a board camera's: it reads no dice."""
 
     def __init__(self, image, source):
         self.image = image
@@ -257,3 +260,26 @@ def test_the_colours_of_camel_up_cards_racing_cards_are_learned(tmp_path, table)
     client.post("/api/calibration/save", headers=WITH_PIN)
     assert calibrator.vision().colours_for("camelup-cards") is not None
     assert calibrator.settler("camelup-cards").reader.colours is not None
+
+
+def test_the_camels_step_shows_the_board_camera_where_the_table_has_one(table, tmp_path):
+    config = tmp_path / "camel-companion.toml"
+    config.write_text('[vision.board.source]\nkind = "folder"\npath = "board"\n')
+    calibrator = Calibrator(config, tmp_path / "state" / "calibration.toml")
+    table.camera, table.board_camera = Camera(), Camera()
+    table.board_camera.frames = [(7, b"\xff\xd8board\xff\xd9")]
+    client = create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "k",
+                                "CALIBRATOR": calibrator}).test_client()
+    assert client.get("/api/calibration").json["board_camera"] is True
+    page = client.get("/calibrate").data
+    assert b'id="board-camera" alt="What the board camera sees"' in page
+    assert client.get("/camera.jpg?camera=board").data == b"\xff\xd8board\xff\xd9"
+    assert b"\xff\xd8board\xff\xd9\r\n" in client.get("/camera.mjpg?camera=board").data
+    assert client.get("/camera.jpg").data == JPEG
+
+
+def test_without_a_board_camera_the_camels_step_uses_the_camera(calibrating):
+    client, _, _ = calibrating
+    assert client.get("/api/calibration").json["board_camera"] is False
+    assert client.get("/camera.jpg?camera=board").json == {
+        "error": "the board camera is off: check it is plugged in"}

@@ -11,7 +11,9 @@ from tests.play import stored_game
 from tests.waiting import eventually
 from tests.web.conftest import CHROMIUM, PIN
 from tests.web.test_browser import PHONE, shoot
+from vision.sources import Frame
 from vision.stage import Stage
+from vision.synth_board import board_session
 from web import create_app
 from web.server import Server
 
@@ -118,3 +120,53 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     assert calibrator.calibrated.is_file()
     assert calibrator.vision().calibration is not None
     assert page.errors == []
+
+
+class StillSource:
+    """A camera that sees one picture, ten frames a second."""
+
+    def __init__(self, image):
+        self.image = image
+        self.index = 0
+
+    def read(self):
+        self.index += 1
+        return Frame(self.image, self.index / 10, self.index)
+
+    def close(self):
+        pass
+
+
+def test_the_camels_are_learned_on_the_board_camera_s_picture(browser, tmp_path):
+    session = board_session(3_123_456, game="camelup-2014")
+    config = tmp_path / "camel-companion.toml"
+    config.write_text('[vision.board.source]\nkind = "folder"\npath = "board"\n')
+    calibrator = Calibrator(config, tmp_path / "state" / "calibration.toml")
+    stage = Stage("camelup-2014", seed=11, hard_share=0.0)
+    calibrator.camera = TableCamera(lambda: stage, lambda game: stage.settler(), pace=True)
+    calibrator.board_camera = TableCamera(lambda: StillSource(session.setup.image),
+                                          lambda game: None, make_board=calibrator.board_watch,
+                                          pace=True)
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table, \
+            calibrator.camera.attach(table), calibrator.board_camera.attach(table, shown=False):
+        server = Server(create_app(table, {"PIN": PIN, "CALIBRATOR": calibrator}),
+                        host="127.0.0.1", port=0, streams=8).start()
+        try:
+            page = phone(browser, server.url + "calibrate")
+            unlock(page)
+            expect(page.locator("#camels-camera")).to_have_text(
+                "With the board camera, shown here: it finds the four markers in the same "
+                "picture, so keep them in its view too.")
+            eventually(lambda: page.evaluate(
+                "document.getElementById('board-camera').naturalWidth") == 1280, timeout=30.0)
+            page.click("#learn-camels")
+            expect(page.locator("#camels-state")).to_have_text("done (camelup-2014)")
+            page.click("#save")
+            expect(page.locator("#save-state")).to_have_text("")
+            shoot(page, "calibrate-board-camera-phone")
+            assert calibrator.vision().board_calibration.image_size == (1280, 720)
+            assert calibrator.vision().calibration is None
+            assert page.errors == []
+        finally:
+            table.close()
+            server.close()

@@ -195,10 +195,14 @@
     }
     const image = $("camera");
     const overlay = $("overlay");
-    image.src = "/camera.mjpg";
-    image.addEventListener("error", () => {
-      setTimeout(() => { image.src = `/camera.mjpg?${Date.now()}`; }, 3000);
-    });
+    // A live view, asked for again a few seconds after it breaks off.
+    const watch = (img, query) => {
+      img.src = `/camera.mjpg?${query}`;
+      img.addEventListener("error", () => {
+        setTimeout(() => { img.src = `/camera.mjpg?${query}&${Date.now()}`; }, 3000);
+      });
+    };
+    watch(image, "");
 
     let status = null;
     let tapping = null;   // {kind, points} while a person taps four points on the view
@@ -241,6 +245,13 @@
       $("camels-step").hidden = !(boot.game in status.camels);
       const camels = status.camels[boot.game];
       mark("camels-state", camels, camels ? `${yes} (${boot.game})` : no);
+      // the camels are learned on the board camera's picture, where the table has one
+      $("camels-camera").textContent = words[status.board_camera ? "calibrate.camels_board_camera"
+                                                                 : "calibrate.camels_camera"];
+      if (status.board_camera && $("board-view").hidden) {
+        $("board-view").hidden = false;
+        watch($("board-camera"), "camera=board");
+      }
       $("save-state").textContent = status.unsaved.length
         ? `${words["calibrate.unsaved"]} ${status.unsaved.join(", ")}` : "";
       draw();

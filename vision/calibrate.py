@@ -282,28 +282,39 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     readings = [r for r in reader.read(image) if r.bgr is not None]
     colours = dice.colours
     seen = [(r.box, r.bgr) for r in sorted(readings, key=lambda r: -r.confidence)]
-    if len(seen) < len(colours) and table is not None:
+    nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
+    assignment, odd = _assigned(seen, nominal)
+    if (assignment is None or odd.any()) and table is not None:
+        # a die the reader missed, its place taken by a side face or a shadow of another
         seen += [blob for blob in _blobs_on_mat(image, table)
                  if not any(_holds(box, blob[0]) for box, _ in seen)]
-    nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
-    if len(seen) < len(colours):
+        assignment, odd = _assigned(seen, nominal)
+    if assignment is None:
         raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: could "
                                f"not find the {_missing(seen, nominal, colours)} die; lay "
                                "all of them in view, apart, and try again")
-    seen = seen[:len(colours) + 4]
-    measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
-    cost = colour_distance(nominal[:, None], measured[None])
-    assignment = cheapest_assignment(cost)
-    gaps = cost[np.arange(len(colours)), assignment]
-    # the light shifts every die's colour alike; one die far off the others' shift is a
-    # shadow or a marker taken for it, and learning it would misname that die all game
-    odd = gaps > 2.5 * float(np.median(gaps)) + 2.0
     if odd.any():
         names = ", ".join(c for c, o in zip(colours, odd, strict=True) if o)
         raise CalibrationError(f"could not find the {names} die for sure: lay all the dice in "
                                "the roll zone, apart and in full light, and try again")
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
+
+
+def _assigned(seen: list, nominal: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """Which of the places `seen` (box, colour; surest first) is each of the set's dice
+    (`nominal`: their colours' features), each once, nearest overall: None when there are too
+    few; and which dice lie far off the others' shift. The light shifts every die's colour
+    alike; one die far off is a shadow or a marker taken for it, and learning it would misname
+    that die all game."""
+    if len(seen) < len(nominal):
+        return None, np.zeros(len(nominal), bool)
+    measured = colour_feature(np.array([bgr for _, bgr in seen[:len(nominal) + 4]],
+                                       np.float64))
+    cost = colour_distance(nominal[:, None], measured[None])
+    assignment = cheapest_assignment(cost)
+    gaps = cost[np.arange(len(nominal)), assignment]
+    return assignment, gaps > 2.5 * float(np.median(gaps)) + 2.0
 
 
 def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:

@@ -68,8 +68,13 @@ class TableCamera:
 
     def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[str], Any], *,
                  make_board: Callable[[str], Any] | None = None, pace: bool = False,
+                 name: str = "the camera", when_off: str = "log rolls by hand",
                  reopen_time: float = REOPEN_TIME, stall_time: float = STALL_TIME,
                  give_up_after: int = GIVE_UP_AFTER) -> None:
+        self.name = name
+        """What the pages and the log call it ("the board camera" beside the dice's)."""
+        self.when_off = when_off
+        """What the players do while it is off, as the pages tell them."""
         self.open_source = open_source
         self.make_settler = make_settler
         self.make_board = make_board
@@ -149,7 +154,7 @@ class TableCamera:
     def watch(self) -> None:
         """The table's heartbeat: give up on a camera whose thread is stuck for `stall_time`."""
         if not self._stopping.is_set() and not self.has_failed and not self.is_alive:
-            self._fail(f"the camera gave no sign for {self.stall_time:g} s")
+            self._fail(f"{self.name} gave no sign for {self.stall_time:g} s")
 
     def latest(self) -> tuple[int, Any] | None:
         """The latest frame as it came (a BGR array) with its number, for calibration."""
@@ -211,7 +216,7 @@ class TableCamera:
                 try:
                     frame = source.read()
                 except Exception as e:
-                    log.warning("the camera failed: %s", e)
+                    log.warning("%s failed: %s", self.name, e)
                     frame = None
                 if not self._is_current(generation):
                     return
@@ -220,9 +225,9 @@ class TableCamera:
                     source = self.source = None
                     self._failures += 1
                     if self._failures >= self.give_up_after:
-                        self._fail(f"the camera failed {self._failures} times in a row")
+                        self._fail(f"{self.name} failed {self._failures} times in a row")
                         return
-                    self._went_off("the camera gives no picture: log rolls by hand; it is "
+                    self._went_off(f"{self.name} gives no picture: {self.when_off}; it is "
                                    "tried again every few seconds")
                     self._stopping.wait(self.reopen_time)
                     continue
@@ -238,7 +243,7 @@ class TableCamera:
         try:
             source = self.open_source()
         except Exception as e:
-            self._went_off(f"the camera cannot be opened ({e}): log rolls by hand; it is "
+            self._went_off(f"{self.name} cannot be opened ({e}): {self.when_off}; it is "
                            "tried again every few seconds")
             return None
         self._settler = None
@@ -309,15 +314,15 @@ class TableCamera:
         """Give the camera up: its thread ends, and `when_failed` hears why."""
         self.has_failed = True
         self._generation += 1
-        log.error("%s: giving the camera up", why)
-        self._went_off(f"{why}: the camera is given up until the table starts again")
+        log.error("%s: giving %s up", why, self.name)
+        self._went_off(f"{why}: {self.name} is given up until the table starts again")
         for callback in list(self.when_failed):
             callback(why)
 
     def _went_on(self) -> None:
         if not self.is_on:
             self.is_on = True
-            self._announce("the camera is on")
+            self._announce(f"{self.name} is on")
 
     def _went_off(self, why: str) -> None:
         if self.is_on or self._frame is None:

@@ -212,7 +212,9 @@ class DemoTable:
         self.board = _board_stage(self.stage, self.rng.randrange(2 ** 31), table.snapshot)
         """The board's camera and the camels on it (None in a game without a board)."""
         self.board_camera = TableCamera(lambda: _BoardLens(self), lambda game: None,
-                                        make_board=self._board_watch, pace=True)
+                                        make_board=self._board_watch, pace=True,
+                                        name="the board camera",
+                                        when_off="the board is not checked against the game")
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()

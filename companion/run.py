@@ -285,19 +285,20 @@ def _cameras(table: Table, settings: TableConfig,
     from companion.camera import TableCamera
 
     two = calibrator.vision().board_source is not None
-    cameras = {"the camera": TableCamera(calibrator.open_source, calibrator.settler,
-                                         make_board=None if two else calibrator.board_watch)}
-    calibrator.camera = cameras["the camera"]
+    calibrator.camera = TableCamera(calibrator.open_source, calibrator.settler,
+                                    make_board=None if two else calibrator.board_watch)
     if two:
-        cameras["the board camera"] = calibrator.board_camera = TableCamera(
-            calibrator.open_board_source, lambda game: None, make_board=calibrator.board_watch)
+        calibrator.board_camera = TableCamera(
+            calibrator.open_board_source, lambda game: None, make_board=calibrator.board_watch,
+            name="the board camera", when_off="the board is not checked against the game")
+    cameras = {c.name: c for c in (calibrator.camera, calibrator.board_camera) if c is not None}
     with contextlib.ExitStack() as attached:
-        for name, camera in cameras.items():
+        for camera in cameras.values():
             # A camera given up on ends the table, and run exits non-zero: only a new process
             # can open a Pi camera whose driver stopped answering.
             camera.when_failed.append(lambda why: threading.Thread(
                 target=table.close, name="camera-given-up", daemon=True).start())
-            attached.enter_context(camera.attach(table, shown=name == "the camera"))
+            attached.enter_context(camera.attach(table, shown=camera is calibrator.camera))
         yield cameras
 
 

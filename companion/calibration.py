@@ -37,6 +37,12 @@ from companion.rules.cards import GAME as CARDS_GAME
 log = logging.getLogger("camel_companion.calibration")
 
 
+HOLD_TIME = 90.0
+"""Seconds the cameras keep what they see from the table after the calibration page last
+asked for anything (it asks every 20 s while open): the dice and camels laid out for it are
+not a roll."""
+
+
 class CalibrationRefused(CompanionError, ValueError):
     """A calibration step could not be done: what to do about it, in one line."""
 
@@ -104,8 +110,17 @@ class Calibrator:
         vision = self._vision
         return open_source(vision.board_source, game=vision.game)
 
+    def hold(self) -> None:
+        """Keep the cameras' readings from the table for HOLD_TIME from now: a person is
+        calibrating, and what they lay out is not played."""
+        for camera in (self.camera, self.board_camera):
+            if camera is not None:
+                camera.hold(HOLD_TIME)
+
     def status(self) -> dict[str, Any]:
-        """What the page shows: what is calibrated now and what was found since, unsaved."""
+        """What the page shows: what is calibrated now and what was found since, unsaved.
+        The page asking holds the cameras' readings (`hold`)."""
+        self.hold()
         vision = self._vision
         found = self._found
         table = found.get("table", vision.calibration)
@@ -299,7 +314,11 @@ class Calibrator:
                 lock(self._vision.camera)
         if self.board_camera is not None:
             self.board_camera.recalibrate(self.board_camera.make_settler, self.board_watch)
-        return self.status()
+        status = self.status()
+        for camera in (self.camera, self.board_camera):
+            if camera is not None:
+                camera.hold(0)
+        return status
 
     def _camels_frame(self, game: str) -> Path:
         """Where the frame `game`'s camels were learned from is kept: beside the calibration."""

@@ -105,6 +105,7 @@ class TableCamera:
         self._board_game: str | None = None
         self._board_frame: tuple[Any, bytes | None] | None = None
         self._board_read: tuple[str, list[dict[str, Any]]] | None = None
+        self._held_until = 0.0
 
     def attach(self, table: Table, *, shown: bool = True) -> TableCamera:
         """Start watching for `table`: it keeps watch over this camera, shows it on its pages
@@ -143,6 +144,21 @@ class TableCamera:
         """Read with a new settler and board watch (a new calibration) from the next frame."""
         self.make_settler, self.make_board = make_settler, make_board
         self._settler = self._board = self._board_game = None
+
+    def hold(self, seconds: float) -> None:
+        """Hand the table nothing seen for `seconds` from now (0: hand it on again from now):
+        the dice and camels laid out for calibration are neither a roll nor a board to check.
+        The pages are told once, when the hold begins."""
+        was = self.is_holding
+        self._held_until = time.monotonic() + seconds
+        if seconds > 0 and not was:
+            self._announce(f"{self.name} is being calibrated: {self.when_off} until it is "
+                           "saved")
+
+    @property
+    def is_holding(self) -> bool:
+        """Whether what is seen is kept from the table now (see `hold`)."""
+        return time.monotonic() < self._held_until
 
     @property
     def is_alive(self) -> bool:
@@ -303,8 +319,11 @@ class TableCamera:
                                  "still": round(time - watch.still_since, 2)}))
 
     def _hand_in(self, command: Command) -> None:
-        """Give what was seen to the table without waiting: the camera never blocks on it."""
+        """Give what was seen to the table without waiting (the camera never blocks on it),
+        unless it is held."""
         assert self.table is not None
+        if self.is_holding:
+            return
         try:
             self.table.submit(command)
         except TableClosed:

@@ -7,7 +7,7 @@ import logging
 import cv2
 import pytest
 
-from companion.calibration import CalibrationRefused, Calibrator
+from companion.calibration import HOLD_TIME, CalibrationRefused, Calibrator
 from tests.web.test_setup import StillCamera
 from vision.synth_board import board_frame, board_session
 
@@ -157,3 +157,11 @@ def test_a_board_camera_without_a_picture_is_named(two_cameras):
     two_cameras.board_camera = None
     with pytest.raises(CalibrationRefused, match="the board camera has no picture"):
         two_cameras.learn_camels("camelup-2014")
+
+
+def test_the_cameras_play_nothing_laid_out_while_the_page_calibrates(calibrator):
+    calibrator.status()
+    calibrator.learn_camels("camelup-2014")
+    assert calibrator.camera.holds[-1] == HOLD_TIME
+    calibrator.save()
+    assert calibrator.camera.holds[-1] == 0

@@ -56,6 +56,22 @@ def test_a_die_that_settles_is_the_roll_of_the_player_to_act(table, stage, settl
         assert jpeg.startswith(b"\xff\xd8") and number >= 0
 
 
+def test_a_held_camera_hands_the_table_nothing_until_it_is_let_go(table, stage, settler):
+    with TableCamera(lambda: stage, settler).attach(table) as camera:
+        wait_until(table, lambda s: s.view["camera"]["on"])
+        camera.hold(60)
+        held = wait_until(table, lambda s: (s.view["notice"] or {}).get("text", "").startswith(
+            "the camera is being calibrated"))
+        assert held.view["notice"]["text"] == ("the camera is being calibrated: log rolls by "
+                                               "hand until it is saved")
+        stage.throw("green")
+        eventually(lambda: stage.wait_filmed(0.1))
+        camera.hold(0)
+        stage.throw("blue")
+        after = wait_until(table, lambda s: s.view["readings"])
+        assert [r["die"] for r in after.view["readings"]] == ["blue"]
+
+
 def test_a_camera_that_cannot_be_opened_is_off_and_is_tried_again(table, stage, settler):
     tries = []
 

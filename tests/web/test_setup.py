@@ -120,9 +120,13 @@ class StillCamera:
         self.image = image
         self.source = source
         self.calibrations = []
+        self.holds = []
 
     def latest(self):
         return (1, self.image)
+
+    def hold(self, seconds):
+        self.holds.append(seconds)
 
     def recalibrate(self, make_settler, make_board=None):
         self.calibrations.append((make_settler, make_board))

@@ -293,7 +293,10 @@
       if (next) show(next);
     });
 
-    call("GET", "/api/calibration").then((next) => next && show(next));
+    // Asking now and then keeps the cameras from playing the dice and camels laid out here.
+    const refresh = () => call("GET", "/api/calibration").then((next) => next && show(next));
+    refresh();
+    setInterval(refresh, 20000);
   };
 
   if (document.body.dataset.page === "new-game") newGame();

@@ -36,12 +36,13 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.advisor import share_memory_arenas, trim_memory
 from companion.buttons import PinMap
+from companion.calibration import Calibrator
 from companion.camera import TableCamera
 from companion.errors import CompanionError
 from companion.hosting import (
@@ -77,6 +78,15 @@ CARD_SETUP = {2: (15, 12, 6), 3: (16, 9, 3), 4: (17, 7, 2), 5: (18, 6, 1), 6: (1
 """Camel Up Cards' Leg Setup card by players: the track's length, the cards dealt to each and
 those each puts in the deck (docs/game-log.md's table; the demo's own where it is silent)."""
 LAST_CAMEL_BOARD = {"spaces": 25, "oases": [7, 13, 19]}
+DEMO_CAMERAS = """[vision.source]
+kind = "rendered"
+
+[vision.board.source]
+kind = "rendered"
+size = [1280, 720]
+"""
+"""The demo's two cameras as a configuration says them: the Calibrate page's steps work on
+the dice camera's frames and, for the camels, the board camera's."""
 READ_TIME = 5.0
 """Seconds the table waits for the camera to read a die once it lies still, before logging
 it by hand."""
@@ -130,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
         with Table(store_path, first_game=header) as table, \
                 DemoTable(table, seed=seed, speed=args.speed, pace=args.pace,
                           games=args.games) as players, \
-                advisor(table, args.odds), dashboard(table, listening) as server:
+                advisor(table, args.odds), \
+                dashboard(table, listening,
+                          {"CALIBRATOR": players.calibrator(Path(folder))}) as server:
             print(f"camel-companion: a demo game of {args.game} for {args.players} players "
                   f"(seed {seed}), kept in {store_path} until the demo stops", flush=True)
             here = f"http://localhost:{server.port}/ here, or " \
@@ -218,6 +230,8 @@ class DemoTable:
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
         self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
+        self._busy = threading.Lock()
+        """Held by the people through each turn, and by a calibration step between turns."""
         self._thread = threading.Thread(target=self._play, name="demo-table", daemon=True)
 
     def _settler(self, game: str) -> Any:
@@ -238,6 +252,35 @@ class DemoTable:
         except CalibrationError as e:
             log.warning("the board's camera cannot be set up: %s", e)
             return None
+
+    @contextlib.contextmanager
+    def laid_out(self, *, camels: bool = False) -> Iterator[None]:
+        """Between two turns, the people lay out what a calibration step needs (every die in
+        the roll zone; with `camels`, every camel alone on its own space), until the step is
+        done; then the camels go back where the game has them."""
+        with self._busy:
+            laid = self.board if camels else self.stage
+            if laid is None:
+                yield
+                return
+            laid.lay_out()
+            laid.wait_filmed(READ_TIME)
+            if camels:
+                self._pause(1.5, scaled=False)  # the board camera shows them still
+            try:
+                yield
+            finally:
+                if camels and self.board is not None:
+                    self.board.place(_stacks(self.table.snapshot.view["track"]))
+
+    def calibrator(self, folder: Path) -> Calibrator:
+        """The Calibrate page's calibrator of this rendered table, its state kept in `folder`:
+        the dice camera and the board camera as `run` configures two cameras."""
+        config = folder / "demo.toml"
+        config.write_text(DEMO_CAMERAS)
+        calibrator = _DemoCalibrator(self, config, folder / "calibration.toml")
+        calibrator.camera, calibrator.board_camera = self.camera, self.board_camera
+        return calibrator
 
     def __enter__(self) -> DemoTable:
         self.camera.attach(self.table)
@@ -269,24 +312,25 @@ class DemoTable:
         played = 0
         try:
             while not self._stopping.is_set():
-                snapshot = self.table.snapshot
-                self._follow(snapshot)
-                view = snapshot.view
-                if view["board"]:
-                    self._answer_board(snapshot)
-                elif view["finished"] and not view["legal"]:
-                    played += 1
-                    if self.games and played >= self.games:
-                        break
-                    self._pause(4.0)
-                    self._new_game(snapshot)
-                elif view["pending"]:
-                    self._check_pending(snapshot)
-                elif view["finished"]:
-                    self._show_owner(snapshot)
-                else:
-                    self._turn(snapshot)
-                self._keep_board(self.table.snapshot)
+                with self._busy:
+                    snapshot = self.table.snapshot
+                    self._follow(snapshot)
+                    view = snapshot.view
+                    if view["board"]:
+                        self._answer_board(snapshot)
+                    elif view["finished"] and not view["legal"]:
+                        played += 1
+                        if self.games and played >= self.games:
+                            break
+                        self._pause(4.0)
+                        self._new_game(snapshot)
+                    elif view["pending"]:
+                        self._check_pending(snapshot)
+                    elif view["finished"]:
+                        self._show_owner(snapshot)
+                    else:
+                        self._turn(snapshot)
+                    self._keep_board(self.table.snapshot)
                 trim_memory()  # frames drawn and read this turn, given back before the next
                 self._pause(self.pace)
         except _Stopped:
@@ -316,6 +360,9 @@ class DemoTable:
                                                      snapshot)
         if board is not None:
             board.close()
+        # a table set anew is read as set up, whatever was calibrated on the one before
+        self.camera.recalibrate(self._settler)
+        self.board_camera.recalibrate(self.board_camera.make_settler, self._board_watch)
         self._deck, self._hands = [], {}
 
     def _turn(self, snapshot: Snapshot) -> None:
@@ -554,6 +601,24 @@ class DemoTable:
         self._stopping.wait(seconds / self.speed if scaled else seconds)
         if self._stopping.is_set():
             raise _Stopped
+
+
+class _DemoCalibrator(Calibrator):
+    """Calibrating the demo's rendered table from its Calibrate page, as a Pi's: the markers
+    found in the camera's frame, the colours and the camels learned from what the demo's people
+    lay out when the step is asked for, between two turns; saved, the cameras read with it."""
+
+    def __init__(self, demo: DemoTable, config: Path, calibrated: Path) -> None:
+        super().__init__(config, calibrated)
+        self.demo = demo
+
+    def learn_colours(self, game: str) -> dict[str, Any]:
+        with self.demo.laid_out():
+            return super().learn_colours(game)
+
+    def learn_camels(self, game: str) -> dict[str, Any]:
+        with self.demo.laid_out(camels=True):
+            return super().learn_camels(game)
 
 
 class _Stopped(CompanionError):

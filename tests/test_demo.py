@@ -173,3 +173,26 @@ def test_after_the_last_camels_race_each_player_shows_their_owner_card(tmp_path)
     shown = [p["camel"] for p in view["players"]]
     assert None not in shown and len(set(shown)) == 3
     assert view["finished"] and view["legal"] == []
+
+
+def test_the_demo_table_is_calibrated_step_by_step_as_a_pi_is(tmp_path):
+    header = demo_header("camelup-2014", ["Ann", "Bob"], random.Random(6))
+    with Table(tmp_path / "demo.sqlite3", first_game=header) as table, \
+            DemoTable(table, seed=6, speed=25.0) as players:
+        calibrator = players.calibrator(tmp_path)
+        deadline = time.monotonic() + 60
+        while calibrator.camera.latest() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert calibrator.status()["table"] is None
+        assert calibrator.find_markers()["table"]["markers"]
+        assert calibrator.learn_colours("camelup-2014")["colours"] == "camelup-2014"
+        assert calibrator.learn_camels("camelup-2014")["camels"]["camelup-2014"] == "unsaved"
+        saved = calibrator.save()
+        assert saved["unsaved"] == [] and saved["camels"]["camelup-2014"] == "saved"
+        # the people play on, and the camera reads their dice with what was calibrated
+        players.start()
+        while len(players.stage.thrown) < 3 and time.monotonic() < deadline + 60:
+            time.sleep(0.2)
+        players.stop()
+    came = players.outcomes
+    assert came["read"] + came["confirmed"] >= 2, came

@@ -103,6 +103,13 @@ class _Shot:
     dim: bool = False
 
 
+@dataclass(frozen=True)
+class _Laid:
+    """A frame drawn whole beforehand: what calibration needs, laid out in the roll zone."""
+
+    image: np.ndarray
+
+
 class Stage(FrameSource):
     """Frames of one rendered table whose dice come and go on cue. Thread-safe: cues may come
     from any thread while the camera's thread reads frames."""
@@ -123,13 +130,12 @@ class Stage(FrameSource):
                                   strength=self.light.strength * 0.38)
         self._dim = False
         self._resting: list[Any] = []
-        self._film: deque[_Shot] = deque()
+        self._film: deque[_Shot | _Laid] = deque()
         self._filmed = threading.Event()
         self._filmed.set()
         self._lock = threading.Lock()
         self._count = 0
         self._closed = False
-        self.last: RenderedFrame | None = None
         self._reader: Any = None
         self.thrown: list[Any] = []
         """Every die thrown (a card laid, a pair of dice thrown), as it truly lies, in order."""
@@ -182,6 +188,16 @@ class Stage(FrameSource):
         self._dim = self._dim or bool(self._rng.random() < self.hard_share)
         return self._dim
 
+    def lay_out(self) -> None:
+        """Film what colour calibration needs laid in the roll zone, still (every die of the
+        game, apart; one racing card of each camel), as a person lays it out when the
+        Calibrate page asks: what lay there is gathered up first, and the zone is left empty
+        after."""
+        with self._lock:
+            self._resting.clear()
+            self._film.extend([_Laid(self.calibration_frame().image)] * 12)
+            self._filmed.clear()
+
     def clear(self) -> None:
         """Film every die lying in the roll zone being picked up, one after another."""
         with self._lock:
@@ -209,9 +225,9 @@ class Stage(FrameSource):
             shot = self._film.popleft() if self._film else self._idle()
             if not self._film:
                 self._filmed.set()
-            self.last = self._render(shot)
+            image = shot.image if isinstance(shot, _Laid) else self._render(shot).image
             self._count += 1
-            return Frame(self.last.image, (self._count - 1) / self.fps, self._count - 1)
+            return Frame(image, (self._count - 1) / self.fps, self._count - 1)
 
     def close(self) -> None:
         with self._lock:
@@ -438,6 +454,12 @@ class BoardStage(FrameSource):
             self._poses, self._still = poses, None
             self.stacks = {space: tuple(pile) for space, pile in stacks.items() if pile}
             self._filmed.clear()
+
+    def lay_out(self) -> None:
+        """Film a hand standing every camel alone on its own space, as a person does when
+        the Calibrate page asks to learn the camels."""
+        laid = setup_camels(self._rng, self.table.track, self.camels)
+        self.place({c.space: (c.colour,) for c in laid})
 
     def wait_filmed(self, timeout: float | None = None) -> bool:
         """Wait until every move cued so far has been filmed; whether it was in time."""

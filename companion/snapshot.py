@@ -85,7 +85,9 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
         "legal": [a.to_json() for a in game.legal_actions()],
         "if_leg_ended": if_leg_ended,
         "pieces": pieces(game),
-        "reasons": {**worded(paid), **worded(readings, READING_REASONS)},
+        "reasons": {**worded(paid), **worded(readings, READING_REASONS),
+                    **worded([{"reason": extra["notice"]["text"]}] if extra.get("notice")
+                             else [], NOTICE_REASONS)},
         **extra,
     }
 
@@ -130,6 +132,21 @@ READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
                      r"choose the camels"),
 ]]
 """The same for why the table holds or refuses a camera's reading."""
+
+
+NOTICE_REASONS = [(f"notice.{key}.{suffix}", re.compile(pattern.format(camera=camera)))
+                  for camera, suffix in (("the camera", "camera"),
+                                         ("the board camera", "board_camera"))
+                  for key, pattern in [
+    ("on", r"{camera} is on"),
+    ("calibrating", r"{camera} is being calibrated: .+ until it is saved"),
+    ("no_picture", r"{camera} gives no picture: .+; it is tried again every few seconds"),
+    ("cannot_open", r"{camera} cannot be opened \((?P<why>.+)\): .+; it is tried again "
+                    r"every few seconds"),
+    ("given_up", r".+: {camera} is given up until the table starts again"),
+]]
+"""The same for the notices the table's cameras give the pages, a sentence for each camera
+(what the players do while it is off follows from which it is)."""
 
 
 def worded(lines: Sequence[Mapping[str, Any]],

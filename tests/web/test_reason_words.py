@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.gamelog import read_game
-from companion.snapshot import READING_REASONS, worded
+from companion.snapshot import NOTICE_REASONS, READING_REASONS, worded
 from tests.play import HEADERS, random_cards_action, random_game
 from web import translations
 
@@ -96,3 +96,22 @@ def test_why_a_reading_waits_is_read_into_a_sentence_every_language_has(reason, 
     assert worded([reading], READING_REASONS) == {reason: {"key": key, "params": params}}
     for words in translations.load(WEB / "languages").values():
         assert set(re.findall(r"\{(\w+)\}", words[key])) <= set(params), words["_language"]
+
+
+@pytest.mark.parametrize(("notice", "key", "params"), [
+    ("the camera is on", "notice.on.camera", {}),
+    ("the board camera is on", "notice.on.board_camera", {}),
+    ("the camera is being calibrated: log rolls by hand until it is saved",
+     "notice.calibrating.camera", {}),
+    ("the board camera gives no picture: the board is not checked against the game; it is "
+     "tried again every few seconds", "notice.no_picture.board_camera", {}),
+    ("the camera cannot be opened (no camera found): log rolls by hand; it is tried again "
+     "every few seconds", "notice.cannot_open.camera", {"why": "no camera found"}),
+    ("the board camera gave no sign for 10 s: the board camera is given up until the table "
+     "starts again", "notice.given_up.board_camera", {}),
+])
+def test_a_camera_s_notice_is_read_into_a_sentence_every_language_has(notice, key, params):
+    assert worded([{"reason": notice}], NOTICE_REASONS) == {notice: {"key": key,
+                                                                     "params": params}}
+    for words in translations.load(WEB / "languages").values():
+        assert set(re.findall(r"\{(\w+)\}", words[key])) == set(params), words["_language"]

@@ -75,8 +75,8 @@
     label ?? colour(c));
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "\u2212" + number(-n) : number(0));
 
-  // A payout line, or why a reading waits, in this page's language: its sentence by its key,
-  // else the table's own words.
+  // A payout line, why a reading waits, or a camera's notice, in this page's language: its
+  // sentence by its key, else the table's own words.
   function reasonWords(line) {
     const words = (snap.reasons || {})[line.reason];
     if (!words || !(words.key in W)) return line.reason;
@@ -165,7 +165,7 @@
     snap = state;
     if (snap.notice && snap.notice.id > noticeSeen) {
       noticeSeen = snap.notice.id;
-      toast(snap.notice.text, true);
+      toast(reasonWords({ reason: snap.notice.text }), true);
     }
     if (composer.player && composer.player !== snap.turn) composer = { kind: null };
     render();

@@ -34,9 +34,9 @@ def test_a_killed_service_still_holds_the_racing_card_waiting_for_a_tap(tmp_path
         stored.push(stored.game.parse_action(LEG_SETUP))
     written = service_test.config
 
-    def sure_of_nothing(path, folder=None):
+    def sure_of_nothing(path, folder=None, board=None):
         """The service's configuration, with every reading left to a person's OK."""
-        config = written(path, folder)
+        config = written(path, folder, board)
         config.write_text(config.read_text().replace("[table]\n", "[table]\nconfident = 1.0\n"))
         return config
 

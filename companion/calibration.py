@@ -205,7 +205,7 @@ class Calibrator:
         at every start once saved. With a board camera, its frame, and its calibration found
         from the markers in that same frame."""
         from vision.board import set_up
-        from vision.calibrate import CalibrationError, calibrate_table
+        from vision.calibrate import CalibrationError, MarkersNotSeen, calibrate_table
         from vision.camels import CAMEL_SETS
 
         if game not in CAMEL_SETS:
@@ -221,6 +221,10 @@ class Calibrator:
             frame = self._frame(board=True)
             try:
                 table = calibrate_table(frame, vision.layout)
+            except MarkersNotSeen as e:  # no tapping them on the board camera's picture
+                raise CalibrationRefused(
+                    f"the board camera does not see marker(s) {', '.join(map(str, e.missing))}: "
+                    "make sure all four are in its picture and lit, and try again") from None
             except CalibrationError as e:
                 raise CalibrationRefused(f"the board camera: {e}") from None
         try:

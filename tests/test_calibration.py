@@ -138,8 +138,8 @@ def test_the_board_camera_finds_its_markers_and_camels_in_one_frame_and_both_are
 
 @pytest.mark.parametrize(("seen", "error"), [
     (lambda session: session.setup.image[:, :640].copy(),
-     "the board camera: marker(s) 0, 1, 2, 3 not seen; make sure all four are in view and "
-     "lit, or mark the corners by hand"),
+     "the board camera does not see marker(s) 0, 1, 2, 3: make sure all four are in its "
+     "picture and lit, and try again"),
     (lambda session: without(session, "white"),
      "found 4 camels on the board, the game has 5: could not find the white camel; stand "
      "every camel alone on its own space, in view, and try again"),

@@ -32,6 +32,15 @@ class CalibrationError(ValueError):
     """Calibration could not be done; the message says what to do."""
 
 
+class MarkersNotSeen(CalibrationError):
+    """Fewer than three of the table's markers are in the picture: `missing` says which."""
+
+    def __init__(self, missing: Sequence[int]) -> None:
+        self.missing = tuple(missing)
+        super().__init__(f"marker(s) {', '.join(map(str, missing))} not seen; make sure all "
+                         "four are in view and lit, or mark the corners by hand")
+
+
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
     return {marker: quad.mean(axis=0) for marker, quad in find_marker_corners(image).items()}
@@ -254,8 +263,7 @@ def calibrate_table(image: np.ndarray, layout: TableLayout) -> TableCalibration:
     found = find_marker_corners(image)
     missing = [m for m in MARKER_IDS if m not in found]
     if len(missing) > 1:
-        raise CalibrationError(f"marker(s) {', '.join(map(str, missing))} not seen; make sure "
-                               "all four are in view and lit, or mark the corners by hand")
+        raise MarkersNotSeen(missing)
     centres = {m: quad.mean(axis=0) for m, quad in found.items()}
     for marker in missing:  # one hidden (a hand, a die, the frame's edge): three are enough
         centres[marker] = _unseen_centre(_refined(image, found), layout, marker)

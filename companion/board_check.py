@@ -56,6 +56,12 @@ def _agrees(game: Sequence[str], camera: Sequence[str | None]) -> bool:
                                             for g, c in zip(game, camera, strict=True))
 
 
+def track_stacks(track: Mapping[str, Sequence[str]]) -> dict[int, tuple[str, ...]]:
+    """A page's track (each space as text: its camels bottom to top) as the board's stacks,
+    empty spaces left out: what the camera reads a board against, and the demo lays out."""
+    return {int(space): tuple(pile) for space, pile in track.items() if pile}
+
+
 def reads_board(game: Game) -> bool:
     """Whether the camera's board can be checked against `game`: a game of the board, its
     camels on a track of 16 spaces moved by its dice."""
@@ -141,21 +147,24 @@ def board_alert(game: Game, seen: SeenBoard) -> dict[str, Any] | None:
     if not wrong or not seen.contradicts_surely(game.state.track):
         return None
     rolls = explaining_rolls(game, seen.stacks)
-    last = max((k for k, action in enumerate(game.actions) if action.action == "roll"),
-               default=None)
     return {"disagreements": [d.to_json() for d in wrong], "rolls": len(rolls),
-            "fix": ({"index": last, "action": rolls[0].to_json()} if len(rolls) == 1
-                    else None)}
+            "fix": ({"index": _last_roll(game), "action": rolls[0].to_json()}
+                    if len(rolls) == 1 else None)}
+
+
+def _last_roll(game: Game) -> int | None:
+    """The index of the game's last roll; None before the first."""
+    return max((k for k, action in enumerate(game.actions) if action.action == "roll"),
+               default=None)
 
 
 def explaining_rolls(game: Game, board: Board) -> list[Any]:
     """The rolls that, in place of the game's last roll, would leave a track `board` agrees
     with, the actions after it replayed: every die of the game, each value, each numeral
     colour; none when the game has no roll yet."""
-    rolls = [k for k, action in enumerate(game.actions) if action.action == "roll"]
-    if not rolls:
+    last = _last_roll(game)
+    if last is None:
         return []
-    last = rolls[-1]
     edition = game.state.edition
     found = []
     for die in edition.dice:

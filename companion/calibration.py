@@ -110,17 +110,20 @@ class Calibrator:
         vision = self._vision
         return open_source(vision.board_source, game=vision.game)
 
-    def hold(self) -> None:
-        """Keep the cameras' readings from the table for HOLD_TIME from now: a person is
-        calibrating, and what they lay out is not played."""
+    def hold(self, seconds: float = HOLD_TIME) -> None:
+        """Keep the cameras' readings from the table for `seconds` from now (0: let them go):
+        a person is calibrating, and what they lay out is not played."""
         for camera in (self.camera, self.board_camera):
             if camera is not None:
-                camera.hold(HOLD_TIME)
+                camera.hold(seconds)
 
     def status(self) -> dict[str, Any]:
-        """What the page shows: what is calibrated now and what was found since, unsaved.
-        The page asking holds the cameras' readings (`hold`)."""
+        """What the page shows, the page asking holding the cameras' readings (`hold`)."""
         self.hold()
+        return self._status()
+
+    def _status(self) -> dict[str, Any]:
+        """What is calibrated now and what was found since, unsaved."""
         vision = self._vision
         found = self._found
         table = found.get("table", vision.calibration)
@@ -318,11 +321,8 @@ class Calibrator:
                 lock(self._vision.camera)
         if self.board_camera is not None:
             self.board_camera.recalibrate(self.board_camera.make_settler, self.board_watch)
-        status = self.status()
-        for camera in (self.camera, self.board_camera):
-            if camera is not None:
-                camera.hold(0)
-        return status
+        self.hold(0)
+        return self._status()
 
     def _camels_frame(self, game: str) -> Path:
         """Where the frame `game`'s camels were learned from is kept: beside the calibration."""

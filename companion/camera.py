@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.board_check import track_stacks
 from companion.readings import CONFIDENT
 from companion.table import BoardSeen, Command, Seen, Table, TableClosed
 
@@ -305,17 +306,17 @@ class TableCamera:
             return
         assert self.table is not None
         track = self.table.snapshot.view.get("track") or {}
-        reading = self._board.feed(image, time, {int(space): pile
-                                                 for space, pile in track.items()})
+        reading = self._board.feed(image, time, track_stacks(track))
         if reading is None:
             return
+        read = reading.to_json()
         with self._frames:
             self._board_frame = (image, None)
-            self._board_read = (game, reading.to_json()["stacks"])
+            self._board_read = (game, read["stacks"])
         watch = self._board
         picture = {"size": [image.shape[1], image.shape[0]],
                    "spaces": {str(k): v for k, v in watch.reader.space_outlines().items()}}
-        self._hand_in(BoardSeen({**reading.to_json(), "picture": picture, "against": track,
+        self._hand_in(BoardSeen({**read, "picture": picture, "against": track,
                                  "still": round(time - watch.still_since, 2)}))
 
     def _hand_in(self, command: Command) -> None:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.advisor import share_memory_arenas, trim_memory
+from companion.board_check import track_stacks
 from companion.buttons import PinMap
 from companion.calibration import Calibrator
 from companion.camera import TableCamera
@@ -271,7 +272,7 @@ class DemoTable:
                 yield
             finally:
                 if camels and self.board is not None:
-                    self.board.place(_stacks(self.table.snapshot.view["track"]))
+                    self.board.place(track_stacks(self.table.snapshot.view["track"]))
 
     def calibrator(self, folder: Path) -> Calibrator:
         """The Calibrate page's calibrator of this rendered table, its state kept in `folder`:
@@ -484,7 +485,7 @@ class DemoTable:
         if board is not None and board.game == before.view["game"]:
             rules = rules_for(board.game)
             state = rules.apply(before.state, rules.parse_action(line))
-            board.place(_stacks(rules.state_json(state)["track"]))
+            board.place(track_stacks(rules.state_json(state)["track"]))
             alert = self._wait(lambda s: bool(s.view["board"]), after.version, BOARD_TIME)
             fix = alert and alert.view["board"]["fix"]
             if fix and _shows(fix["action"], truth):
@@ -505,7 +506,7 @@ class DemoTable:
         board = self.board
         if board is None or board.game != snapshot.view["game"]:
             return
-        stacks = _stacks(snapshot.view["track"])
+        stacks = track_stacks(snapshot.view["track"])
         if stacks == board.stacks:
             return
         if not board.stacks or self.rng.random() >= self.slip:
@@ -534,7 +535,7 @@ class DemoTable:
                         alert["disagreements"])
         self.outcomes["slip_caught" if slip else "false_alert"] += 1
         if self.board is not None:
-            self.board.place(_stacks(snapshot.view["track"]))
+            self.board.place(track_stacks(snapshot.view["track"]))
         with contextlib.suppress(CompanionError):  # it went as the board was put right
             self.table.dismiss_board(alert["id"])
 
@@ -683,13 +684,8 @@ def _board_stage(stage: Any, seed: int, snapshot: Snapshot) -> Any:
     if stage.game not in CAMEL_SETS:
         return None
     board = BoardStage(stage, seed=seed, fps=BOARD_FPS)
-    board.place(_stacks(snapshot.view["track"]), hand=False)
+    board.place(track_stacks(snapshot.view["track"]), hand=False)
     return board
-
-
-def _stacks(track: dict[str, list[str]]) -> dict[int, tuple[str, ...]]:
-    """A page's track (space as text: camels bottom to top) as the board's stacks."""
-    return {int(space): tuple(pile) for space, pile in track.items() if pile}
 
 
 def _line(snapshot: Snapshot, truth: Any) -> dict[str, Any]:

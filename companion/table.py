@@ -446,26 +446,25 @@ class Table:
 
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
-        up to date. A new alert is raised only when `raising`, `board_grace` seconds after
-        the game last changed (the players have had time to move the camels), and while no
-        reading waits for OK or NO (the die on the table is not in the game yet); any change
-        to the game may end one, or change what it says."""
+        up to date. A new alert is raised only when `raising`, on a board someone touched
+        after the camels last moved in the game (the players moved them) or `board_grace`
+        seconds after those moved (the players had time to), and while no reading waits for
+        OK or NO (the die on the table is not in the game yet); any change to the game may
+        end one, or change what it says."""
         game = self.stored.game
         if not reads_board(game):
             return Change.NOTHING
         if game.state.track != self._track:
             self._track, self._track_changed = game.state.track, time.monotonic()
-        seen = self.board_seen
-        if seen is None:
-            return Change.NOTHING
-        found = board_alert(game, seen)
-        shown = self.board_alert
-        touched = self.board_touched
+        seen, shown, touched = self.board_seen, self.board_alert, self.board_touched
         raising = raising and ((touched is not None and touched > self._track_changed)
                                or time.monotonic() - self._track_changed >= self.board_grace)
-        if found is None or (shown is None and (not raising or self.stored.pending())):
+        if seen is None or (shown is None and (not raising or self.stored.pending())):
+            return Change.NOTHING
+        found = board_alert(game, seen)
+        if found is None:
             self.board_alert = None
-            return Change.NOTHING if shown is None else Change.VIEW
+            return Change.VIEW if shown is not None else Change.NOTHING
         if shown is None:
             self._alerts += 1
         number = self._alerts if shown is None else shown["id"]

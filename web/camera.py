@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from web.context import current_table
+from web.context import current_board_camera, current_table
 from web.events import Held, open_place
 
 bp = Blueprint("camera", __name__)
@@ -65,10 +65,7 @@ def still() -> Any:
 @bp.get("/camera/board.jpg")
 def board() -> Any:
     """The frame the board was last read from, for the players to compare with the game."""
-    board_camera = getattr(current_table(), "board_camera", None)
-    if board_camera is None:
-        abort(404, "no camera reads this table's board")
-    picture = board_camera.board_picture()
+    picture = current_board_camera().board_picture()
     if picture is None:
         abort(404, "the camera has not read the board yet")
     return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -21,7 +21,7 @@ from companion.newgame import new_header
 from companion.rules import GAMES
 from web.api import change
 from web.auth import json_body, trusted, viewer
-from web.context import current_table
+from web.context import current_board_camera, current_table
 from web.pages import page_language
 
 bp = Blueprint("setup", __name__)
@@ -45,10 +45,7 @@ def new_game_page() -> Any:
 @bp.get("/api/board")
 def board() -> Any:
     """The camels as the camera last read the board, for a new game to start from."""
-    board_camera = current_table().board_camera
-    if board_camera is None:
-        abort(404, "no camera reads this table's board")
-    read = board_camera.board_stacks()
+    read = current_board_camera().board_stacks()
     if read is None:
         abort(404, "the camera has not read the board yet: keep hands off it a moment, "
                    "then try again")

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.aruco import detect_markers
-from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.colours import MAX_DISTANCE, DiceColours, colour_distance, colour_feature
 from vision.dice import DiceReader
 from vision.dicesets import DiceSet
 from vision.markers import MARKER_IDS
@@ -285,8 +285,10 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     that their colours lie nearest the nominal ones overall.
 
     A die is found by its face, as the reader finds it, whose colour is then measured as the
-    reader will measure it; on a calibrated table a die whose face cannot be read (a hand's
-    shadow, glare) is also found as a blob standing out from the roll zone's mat."""
+    reader will measure it. On a calibrated table a die whose face cannot be read (a hand's
+    shadow, glare) is also found as a blob standing out from the roll zone's mat, and a die
+    touching another (one blob for two) by the colour the light gives it: the dice found show
+    how this light shifts every die's colour, so the missing one's is known before it is seen."""
     reader = DiceReader(table=table, threshold=0.0)
     readings = [r for r in reader.read(image) if r.bgr is not None]
     colours = dice.colours
@@ -298,6 +300,8 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
         seen += [blob for blob in _blobs_on_mat(image, table)
                  if not any(_holds(box, blob[0]) for box, _ in seen)]
         assignment, odd = _assigned(seen, nominal)
+    if (assignment is None or odd.any()) and table is not None:
+        seen, assignment, odd = _with_colour_search(image, table, seen, nominal)
     if assignment is None:
         raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: could "
                                f"not find the {_missing(seen, nominal, colours)} die; lay "
@@ -308,6 +312,48 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
                                "the roll zone, apart and in full light, and try again")
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
+
+
+def _with_colour_search(image: np.ndarray, table: TableCalibration, seen: list,
+                        nominal: np.ndarray) -> tuple[list, np.ndarray | None, np.ndarray]:
+    """`seen`, its places matched to the set's dice as `_assigned` matches them, with each die
+    not found for sure looked for by the colour this light gives it: the median shift from
+    nominal of the dice found for sure, added to its own nominal colour."""
+    found = _surely_found(seen, nominal)
+    if len(found) < 2:
+        return seen, *_assigned(seen, nominal)   # too few to tell what the light does
+    measured = colour_feature(np.array([seen[k][1] for k in found.values()], np.float64))
+    shift = np.median(measured - nominal[list(found)], axis=0)
+    expected = nominal + shift
+    taken = [seen[k][0] for k in found.values()]
+    places = {die: seen[k] for die, k in found.items()}
+    for die in range(len(nominal)):
+        if die not in places:
+            place = _by_colour(image, table, expected, die, taken)
+            if place is None:
+                return seen, *_assigned(seen, nominal)
+            places[die] = place
+    chosen = [places[die] for die in range(len(nominal))]
+    return chosen, np.arange(len(nominal)), np.zeros(len(nominal), bool)
+
+
+def _surely_found(seen: list, nominal: np.ndarray) -> dict[int, int]:
+    """Which of the set's dice (index into `nominal`) are surely the places `seen` (index),
+    matching each place found to a die, each once: the dice whose match lies near the others'
+    shift, as `_assigned` judges it."""
+    if not seen:
+        return {}
+    measured = colour_feature(np.array([bgr for _, bgr in seen[:len(nominal) + 4]],
+                                       np.float64))
+    cost = colour_distance(measured[:, None], nominal[None])
+    if len(measured) >= len(nominal):
+        dice_of = cheapest_assignment(cost.T)
+        pairs = {die: place for die, place in enumerate(dice_of)}
+    else:
+        pairs = {die: place for place, die in enumerate(cheapest_assignment(cost))}
+    gaps = np.array([cost[place, die] for die, place in pairs.items()])
+    far = gaps > 2.5 * float(np.median(gaps)) + 2.0
+    return {die: place for (die, place), odd in zip(pairs.items(), far, strict=True) if not odd}
 
 
 def _assigned(seen: list, nominal: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -339,37 +385,85 @@ def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:
 def _blobs_on_mat(image: np.ndarray, table: TableCalibration
                   ) -> list[tuple[tuple[int, int, int, int], tuple[float, float, float]]]:
     """Die-sized blobs standing out from the roll zone's mat: their boxes and their colours."""
+    mat = _standing_out(image, table)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mat.out)
+    area = table.die_size ** 2
+    found = []
+    for k in range(1, n):
+        bw, bh, pixels = stats[k][2:]
+        if (not 0.5 * area <= pixels <= 3.0 * area or max(bw, bh) > 2 * min(bw, bh)
+                or pixels < 0.4 * bw * bh):
+            continue  # not a die's size or shape: an edge of the mat, a shadow, two dice
+        inside_blob = labels == k
+        values = mat.crop[inside_blob]
+        # the die's own colour: the blob's pixels least like the mat (its edge and its shadow
+        # are mostly mat), and of those the brighter half (the top face, lit from above)
+        away = np.abs(values - mat.bare[inside_blob]).max(axis=1)
+        found.append((mat.box(stats[k]), _top_colour(values[away >= np.percentile(away, 60)])))
+    return found
+
+
+def _by_colour(image: np.ndarray, table: TableCalibration, expected: np.ndarray, die: int,
+               taken: Sequence[tuple[int, int, int, int]]
+               ) -> tuple[tuple[int, int, int, int], tuple[float, float, float]] | None:
+    """The largest die-sized patch standing out from the mat, outside the places `taken`, whose
+    pixels lie nearer die `die`'s `expected` colour (features of every die of the set under
+    this light) than any other die's: its box and colour, or None where there is none."""
+    mat = _standing_out(image, table)
+    distances = colour_distance(colour_feature(mat.crop)[:, :, None], expected[None, None])
+    ours = ((distances.argmin(axis=2) == die) & (distances[:, :, die] < MAX_DISTANCE)
+            & (mat.out > 0)).astype(np.uint8)
+    for x0, y0, x1, y1 in taken:
+        ours[max(0, y0 - mat.y):max(0, y1 - mat.y), max(0, x0 - mat.x):max(0, x1 - mat.x)] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.morphologyEx(ours, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    area = table.die_size ** 2
+    sizes = [(stats[k][4], k) for k in range(1, n) if 0.3 * area <= stats[k][4] <= 3.0 * area]
+    if not sizes:
+        return None
+    k = max(sizes)[1]
+    return mat.box(stats[k]), _top_colour(mat.crop[labels == k])
+
+
+def _top_colour(values: np.ndarray) -> tuple[float, float, float]:
+    """The colour of a die's pixels' brighter half: its top face, lit from above."""
+    top = values[values.sum(axis=1) >= np.median(values.sum(axis=1))]
+    return tuple(float(c) for c in np.median(top, axis=0))
+
+
+@dataclass(frozen=True)
+class _Mat:
+    """The roll zone's bounding crop (blurred, at `x`, `y` in the frame), the bare mat as it
+    looks round each place, and the mask of what stands out from it inside the zone."""
+
+    crop: np.ndarray
+    bare: np.ndarray
+    out: np.ndarray
+    x: int
+    y: int
+
+    def box(self, stats: np.ndarray) -> tuple[int, int, int, int]:
+        """A component's box (its `connectedComponentsWithStats` row) in the frame."""
+        bx, by, bw, bh = (int(v) for v in stats[:4])
+        return bx + self.x, by + self.y, bx + bw + self.x, by + bh + self.y
+
+
+def _standing_out(image: np.ndarray, table: TableCalibration) -> _Mat:
+    """What stands out from the roll zone's mat: the mat is what a median over most of a die's
+    width leaves (light falls unevenly), a die what differs from it by more than noise."""
     x, y, w, h = cv2.boundingRect(table.zone.astype(np.float32))
     x, y = max(0, x), max(0, y)
     crop = cv2.GaussianBlur(image[y:y + h, x:x + w], (5, 5), 0).astype(np.float32)
     inside = np.zeros(crop.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(table.zone - (x, y)).astype(np.int32), 1)
-    # the mat as it looks round each place (light falls unevenly), without the dice on it
     small = cv2.resize(crop.astype(np.uint8), None, fx=0.25, fy=0.25,
                        interpolation=cv2.INTER_AREA)
     kernel = max(3, int(0.75 * table.die_size)) | 1
-    mat = cv2.resize(cv2.medianBlur(small, kernel), (crop.shape[1], crop.shape[0]),
-                     interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    mask = ((np.abs(crop - mat).max(axis=2) > 18) & (inside > 0)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    area = table.die_size ** 2
-    found = []
-    for k in range(1, n):
-        bx, by, bw, bh, pixels = stats[k]
-        if (not 0.5 * area <= pixels <= 3.0 * area or max(bw, bh) > 2 * min(bw, bh)
-                or pixels < 0.4 * bw * bh):
-            continue  # not a die's size or shape: an edge of the mat, a shadow, two dice
-        inside_blob = labels == k
-        values = crop[inside_blob]
-        # the die's own colour: the blob's pixels least like the mat (its edge and its shadow
-        # are mostly mat), and of those the brighter half (the top face, lit from above)
-        away = np.abs(values - mat[inside_blob]).max(axis=1)
-        body = values[away >= np.percentile(away, 60)]
-        top = body[body.sum(axis=1) >= np.median(body.sum(axis=1))]
-        found.append(((int(bx + x), int(by + y), int(bx + bw + x), int(by + bh + y)),
-                      tuple(float(c) for c in np.median(top, axis=0))))
-    return found
+    bare = cv2.resize(cv2.medianBlur(small, kernel), (crop.shape[1], crop.shape[0]),
+                      interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    out = ((np.abs(crop - bare).max(axis=2) > 18) & (inside > 0)).astype(np.uint8)
+    return _Mat(crop, bare, cv2.morphologyEx(out, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                x, y)
 
 
 def _holds(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:

@@ -114,9 +114,141 @@ REASONS = [(key, re.compile(pattern)) for key, pattern in [
 """Each payout line the rules write, as a page's words: the key of its sentence in every
 language, and the values its sentence names (numbers as numbers)."""
 
-READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
+_TILE = r"(?P<tile>desert tile|spectator tile)"
+REFUSALS = [(key, re.compile(pattern)) for key, pattern in [
+    ("refusal.nothing_to_undo", r"there is nothing to undo: no action has been played"),
+    ("refusal.no_action", r"there is no action (?P<number>\d+): the game has (?P<count>\d+)"),
+    ("refusal.no_place", r"cannot insert before action (?P<number>\d+): the game has "
+                         r"(?P<count>\d+)"),
+    ("refusal.breaks_later", r"that would make action (?P<number>\d+) illegal: (?P<reason>.+)"),
+    ("refusal.race_over", r"the race is over: nothing (?:can be played after a camel has "
+                          r"crossed the finish line|more can be played|more can be bet)"),
     ("reading.race_over", r"the race is over: no (?:die can be|die is) rolled"),
     ("reading.race_over", r"the race is over: no racing card is revealed"),
+    ("refusal.turn_to_roll", r"it is (?P<turn>.+)'s turn to roll, not (?P<player>.+)'s"),
+    ("refusal.turn", r"it is (?P<turn>.+)'s turn, not (?P<player>.+)'s"),
+    ("refusal.table_closed", r"the table is closed: nothing more can be played on it"
+                             r"|the table closed before running this"),
+    ("refusal.not_stored", r"the store could not keep this \((?P<why>.+)\): nothing changed; "
+                           r"free space on the Pi's card, or check it, then try again"),
+    ("refusal.no_pending", r"no reading is waiting for OK or NO"),
+    ("refusal.settled", r"reading \d+ is not waiting: it was settled already"),
+    ("refusal.ways", r"(?P<first>\w+) and (?P<second>\w+) can be used (?P<ways>\d+) ways: "
+                     r"choose the camels on a phone"),
+    ("refusal.board_agrees", r"the board and the game agree: there is nothing to dismiss"),
+    ("refusal.board_alert_gone", r"board alert \d+ is gone already"),
+    ("refusal.die_out", r"the (?P<die>\w+) die is already out of the pyramid this leg"),
+    ("refusal.leg_bet_gone", rf"no {_CAMEL} (?:leg betting tile|betting ticket) is left "
+                             r"this leg"),
+    ("refusal.crazy_camel", rf"{_CAMEL} is a crazy camel: .+ go on racing camels only"),
+    ("refusal.race_bet_played", rf"(?P<player>.+) has already played their one {_CAMEL} "
+                                r"(?:race betting card|finish card)"),
+    ("refusal.tile.space_one", rf"a {_TILE} may never go on space 1"),
+    ("refusal.tile.same_space", rf"(?P<owner>.+)'s {_TILE} already lies on (?P<space>\d+): "
+                                r"moving it means moving it to a different space"),
+    ("refusal.tile.camels", rf"space (?P<space>\d+) has camels on it: a {_TILE} goes on an "
+                            r"empty space"),
+    ("refusal.tile.taken", rf"space (?P<space>\d+) already holds (?P<owner>.+)'s {_TILE}"),
+    ("refusal.tile.next_to", rf"a {_TILE} may not lie next to another one: (?P<owner>.+)'s is "
+                             r"on (?P<space>\d+)"),
+    ("refusal.partner.self", r"(?P<player>.+) cannot be their own betting partner"),
+    ("refusal.partner.taken", r"(?P<player>.+)'s partnership card is not available: they are "
+                              r"already partners with (?P<partner>.+) this leg"),
+    ("refusal.cards.no_setup_due", r"no leg_setup is due: it comes right after the header and "
+                                   r"right after the card that ends a leg"),
+    ("refusal.cards.leg_ended", r"the leg's last racing card is out: a bet comes before it, "
+                                r"and the next line must be leg_setup"),
+    ("refusal.cards.setup_due", r"a leg_setup is due before leg (?P<leg>\d+) can be played"),
+    ("refusal.cards.one_bet", r"(?P<player>.+) has already made a betting action this turn: "
+                              r"one per turn"),
+    ("refusal.cards.one_bet_then_track", r"(?P<player>.+) has already made a betting action "
+                                         r"this turn: one per turn, then a race-track action"),
+    ("refusal.cards.deck", r"the racing deck holds (?P<players>\d+) x \((?P<deck>\d+) \+ "
+                           r"(?P<intel>\d+)\) = (?P<size>\d+) cards, not (?P<given>\d+)"),
+    ("refusal.cards.intel_missing", r"intel: (?P<players>.+) must show an intel card"),
+    ("refusal.cards.no_such_card", rf"(?:intel|reveal|play_hand): there is no {_ORDINAL} "
+                                   rf"{_CAMEL} \+(?P<value>\d) card: each colour has five \+1 "
+                                   r"and one \+2"),
+    ("refusal.cards.no_seventh", rf"(?:intel|reveal|play_hand): there is no seventh {_CAMEL} "
+                                 r"racing card: intel, revealed and hand cards played this leg "
+                                 r"hold all six"),
+    ("refusal.cards.intel_left", rf"only the unrevealed intel cards \((?P<cards>.+)\) can be "
+                                 rf"left in the deck, not {_CAMEL} \+(?P<value>\d)"),
+    ("refusal.cards.hand_played", rf"(?P<player>.+) has already played their hand card this "
+                                  rf"leg \({_CAMEL}\): one per leg"),
+    ("refusal.cards.figure_out", r"the (?P<figure>\w+) is on the track already \(space "
+                                 r"(?P<space>\d+)\): it can be placed again only once it is "
+                                 r"back beside the track"),
+    ("refusal.cards.figure_past", r"space (?P<space>\d+) is past the last space "
+                                  r"\((?P<last>\d+)\): a figure never goes on the Finish card"),
+    ("refusal.cards.figure_behind", r"space (?P<space>\d+) is behind the last camel \(on "
+                                    r"(?P<last>\d+)\): a figure goes on an empty space not "
+                                    r"behind it"),
+    ("refusal.cards.figure_camels", r"space (?P<space>\d+) has camels on it: a figure goes on "
+                                    r"an empty space"),
+    ("refusal.cards.figure_taken", r"space (?P<space>\d+) holds the (?P<figure>\w+): a figure "
+                                   r"goes on an empty space"),
+    ("refusal.cards.winner_gone", rf"no {_CAMEL} Winner card is left this leg"),
+    ("refusal.cards.midfield_taken", rf"the {_CAMEL} Midfield card is taken this leg"),
+    ("refusal.cards.final_held", rf"(?P<holder>.+) holds the {_CAMEL} final (?P<pile>\w+) "
+                                 r"card: take one nobody holds"),
+    ("refusal.lastcamel.game_over", r"the game is over: every camel has finished and every "
+                                    r"card is shown"),
+    ("refusal.lastcamel.race_over", r"the race is over: every camel has finished, so nobody "
+                                    r"rolls; each player shows their owner card"),
+    ("refusal.lastcamel.too_early", r"owner cards are shown only once every camel has "
+                                    r"finished"),
+    ("refusal.lastcamel.shown", rf"(?P<player>.+) has already shown {_CAMEL}: each player has "
+                                r"one owner card"),
+    ("refusal.lastcamel.camel_shown", rf"(?P<owner>.+) has already shown {_CAMEL}: one card "
+                                      r"per camel"),
+    ("refusal.lastcamel.out", rf"{_CAMEL} is out of the race with 2 or 3 players"
+                              r"(?:: nobody holds its card)?"),
+    ("refusal.lastcamel.die_twice", r"the (?P<face>\w+) die is used twice: each die moves once"),
+    ("refusal.lastcamel.not_rolled", r"(?P<face>\w+) was not rolled: the dice show "
+                                     r"(?P<first>\w+) and (?P<second>\w+)"),
+    ("refusal.lastcamel.move", rf"move (?P<number>\d+) \((?P<face>\w+) on {_CAMEL}\): "
+                               r"(?P<reason>.+)"),
+    ("refusal.lastcamel.finished", rf"{_CAMEL} has finished: a finished camel never moves"),
+    ("refusal.lastcamel.saddle", rf"{_CAMEL} has no (?P<face>\w+) on its saddle: the "
+                                 r"(?P=face) die moves a camel carrying (?P=face)"),
+    ("refusal.lastcamel.back_from_start", rf"the black star never moves a camel back from the "
+                                          rf"start: {_CAMEL} is on it"),
+    ("refusal.lastcamel.back_from_oasis", rf"the black star never moves a camel back from an "
+                                          rf"oasis: {_CAMEL} is on the oasis on "
+                                          r"(?P<space>\d+)"),
+    ("refusal.lastcamel.back_onto_start", rf"this table plays the black star never moving a "
+                                          rf"camel back onto the start or an oasis: {_CAMEL} "
+                                          r"would go onto the start"),
+    ("refusal.lastcamel.back_onto_oasis", rf"this table plays the black star never moving a "
+                                          rf"camel back onto the start or an oasis: {_CAMEL} "
+                                          r"would go onto the oasis on (?P<space>\d+)"),
+    ("refusal.lastcamel.locked_by_start", rf"{_CAMEL} may not leave the oasis on "
+                                          r"(?P<space>\d+): it is locked while "
+                                          r"(?P<camel2>[\w-]+) stands on or behind the start"),
+    ("refusal.lastcamel.locked", rf"{_CAMEL} may not leave the oasis on (?P<space>\d+): it is "
+                                 r"locked while (?P<camel2>[\w-]+) stands on or behind the "
+                                 r"oasis on (?P<stop>\d+)"),
+    ("refusal.lastcamel.one_move", rf"fewer moves than can be made: these dice can make 1, "
+                                   rf"for example (?P<face>\w+) on {_CAMEL}; every die that "
+                                   r"can move a camel must be used"),
+    ("refusal.lastcamel.two_moves", rf"fewer moves than can be made: these dice can make 2, "
+                                    rf"for example (?P<face>\w+) on {_CAMEL}, then "
+                                    r"(?P<face2>\w+) on (?P<camel2>[\w-]+); every die that "
+                                    r"can move a camel must be used"),
+    ("press.overall_waits", r"an overall bet waits for its camel: press a colour, or NO to "
+                            r"cancel it"),
+    ("press.not_racing", rf"[\w-]+ has no {_CAMEL} racing camel to bet on"),
+    ("press.no_answer", r"the table could not answer: see the log"),
+    ("press.too_late", r"no camel chosen within (?P<seconds>\d+(?:\.\d+)?) s of "
+                       r"(?P<button>[A-Z]+): no overall bet was laid"),
+]]
+"""The same for every refusal a person at the table can meet, whether a phone's change or a
+button press was refused: the rules', the game's, the table's and the button panel's own. A
+`reason` is a refusal within one, worded alike."""
+
+
+READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
     ("reading.leg_over", r"the leg is over: no racing card is left to reveal until the next leg "
                          r"is set up"),
     ("reading.die_out", r"the (?P<die>\w+) die is already out of the pyramid this leg: .+"),
@@ -130,8 +262,8 @@ READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
     ("reading.waiting", r"waiting for the other die"),
     ("reading.ways", r"(?P<first>\w+) and (?P<second>\w+) can be used (?P<ways>\d+) ways: "
                      r"choose the camels"),
-]]
-"""The same for why the table holds or refuses a camera's reading."""
+]] + REFUSALS
+"""The same for why the table holds or refuses a camera's reading (the rules' refusals too)."""
 
 
 NOTICE_REASONS = [(f"notice.{key}.{suffix}", re.compile(pattern.format(camera=camera)))
@@ -144,9 +276,16 @@ NOTICE_REASONS = [(f"notice.{key}.{suffix}", re.compile(pattern.format(camera=ca
     ("cannot_open", r"{camera} cannot be opened \((?P<why>.+)\): .+; it is tried again "
                     r"every few seconds"),
     ("given_up", r".+: {camera} is given up until the table starts again"),
-]]
-"""The same for the notices the table's cameras give the pages, a sentence for each camera
-(what the players do while it is off follows from which it is)."""
+]] + [(key, re.compile(pattern)) for key, pattern in [
+    ("notice.button", r"(?P<button>[A-Z]+) button: (?P<reason>.+)"),
+    ("notice.panel_off", r"the button panel cannot be used \((?P<why>.+)\): log on the "
+                         r"dashboard"),
+]] + REFUSALS
+"""The same for the notices the table gives the pages: the cameras', a sentence for each
+camera (what the players do while it is off follows from which it is), and the button
+panel's (a refused press names its button and the refusal, or the panel cannot be used)."""
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def worded(lines: Sequence[Mapping[str, Any]],
@@ -155,13 +294,27 @@ def worded(lines: Sequence[Mapping[str, Any]],
     the `key` of that sentence and the `params` it names."""
     out: dict[str, Any] = {}
     for reason in {line.get("reason") or "" for line in lines}:
-        found = next(((key, match) for key, pattern in patterns
-                      if (match := pattern.fullmatch(reason))), None)
-        if found is not None:
-            key, match = found
-            out[reason] = {"key": key, "params": {
-                k: int(v) if v.isdecimal() else v for k, v in match.groupdict().items()}}
+        words = sentence(reason, patterns)
+        if words is not None:
+            out[reason] = words
     return out
+
+
+def sentence(text: str, patterns: Sequence[tuple[str, re.Pattern[str]]]) -> dict[str, Any] | None:
+    """The `key` of the page's sentence for `text` and the `params` it names (numbers as
+    numbers; a `reason`, a refusal within a refusal, worded the same way or kept as it is),
+    or None when the page has no sentence for it."""
+    for key, pattern in patterns:
+        if match := pattern.fullmatch(text):
+            return {"key": key, "params": {
+                name: (sentence(value, patterns) or value) if name == "reason"
+                else _number(value) if _NUMBER.fullmatch(value) else value
+                for name, value in match.groupdict().items()}}
+    return None
+
+
+def _number(text: str) -> int | float:
+    return float(text) if "." in text else int(text)
 
 
 def pieces(game: Game) -> dict[str, Any]:

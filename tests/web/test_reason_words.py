@@ -1,14 +1,28 @@
-"""Every payout line the rules write, and every reason the table gives for holding or refusing
-a camera's reading, reaches a page as a sentence of its own language: a key every language
-has, with a value for each of the sentence's slots."""
+"""Every payout line the rules write, every reason the table gives for holding or refusing
+a camera's reading, every notice and every refusal a phone or a button press can meet reaches
+a page as a sentence of its own language: a key every language has, with a value for each of
+the sentence's slots."""
 
+import itertools
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from companion.errors import CompanionError
+from companion.game import Game
 from companion.gamelog import read_game
-from companion.snapshot import NOTICE_REASONS, READING_REASONS, worded
+from companion.snapshot import (
+    NOTICE_REASONS,
+    READING_REASONS,
+    REASONS,
+    REFUSALS,
+    pieces,
+    sentence,
+    worded,
+)
+from companion.table import Announce
 from tests.play import HEADERS, random_cards_action, random_game
 from web import translations
 
@@ -90,6 +104,8 @@ def test_a_line_the_page_does_not_know_keeps_its_own_words():
     ("waiting for the other die", "reading.waiting", {}),
     ("red and gold can be used 2 ways: choose the camels", "reading.ways",
      {"first": "red", "second": "gold", "ways": 2}),
+    ("reveal: there is no 2nd blue +2 card: each colour has five +1 and one +2",
+     "refusal.cards.no_such_card", {"place": 2, "camel": "blue", "value": 2}),
 ])
 def test_why_a_reading_waits_is_read_into_a_sentence_every_language_has(reason, key, params):
     reading = {"id": 3, "die": "blue", "value": 2, "outcome": "pending", "reason": reason}
@@ -109,9 +125,190 @@ def test_why_a_reading_waits_is_read_into_a_sentence_every_language_has(reason, 
      "every few seconds", "notice.cannot_open.camera", {"why": "no camera found"}),
     ("the board camera gave no sign for 10 s: the board camera is given up until the table "
      "starts again", "notice.given_up.board_camera", {}),
+    ("OK button: no reading is waiting for OK or NO", "notice.button",
+     {"button": "OK", "reason": {"key": "refusal.no_pending", "params": {}}}),
+    ("BLUE button: no blue leg betting tile is left this leg", "notice.button",
+     {"button": "BLUE", "reason": {"key": "refusal.leg_bet_gone", "params": {"camel": "blue"}}}),
+    ("WINNER button: no camel chosen within 2.5 s of WINNER: no overall bet was laid",
+     "notice.button", {"button": "WINNER", "reason": {
+         "key": "press.too_late", "params": {"seconds": 2.5, "button": "WINNER"}}}),
+    ("ORANGE button: camelup-2018 has no orange racing camel to bet on", "notice.button",
+     {"button": "ORANGE", "reason": {"key": "press.not_racing", "params": {"camel": "orange"}}}),
+    ("the button panel cannot be used (GPIO17 is in use): log on the dashboard",
+     "notice.panel_off", {"why": "GPIO17 is in use"}),
+    ("there is nothing to undo: no action has been played", "refusal.nothing_to_undo", {}),
 ])
-def test_a_camera_s_notice_is_read_into_a_sentence_every_language_has(notice, key, params):
+def test_a_notice_is_read_into_a_sentence_every_language_has(notice, key, params):
     assert worded([{"reason": notice}], NOTICE_REASONS) == {notice: {"key": key,
                                                                      "params": params}}
     for words in translations.load(WEB / "languages").values():
         assert set(re.findall(r"\{(\w+)\}", words[key])) == set(params), words["_language"]
+
+
+def slots(text):
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_sentence_a_page_is_sent_is_written_in_english_french_and_german():
+    """Each of the three files itself (not completed from English) has every key, naming the
+    values English names, each one the key is sent with."""
+    files = {code: json.loads((WEB / "languages" / f"{code}.json").read_text(encoding="utf-8"))
+             for code in ("en", "fr", "de")}
+    for key, pattern in [*REASONS, *READING_REASONS, *NOTICE_REASONS]:
+        english = slots(files["en"][key])
+        assert english <= set(pattern.groupindex), key
+        for code, words in files.items():
+            assert key in words and slots(words[key]) == english, (code, key)
+
+
+@pytest.mark.parametrize(("error", "key", "params"), [
+    ("no blue leg betting tile is left this leg", "refusal.leg_bet_gone", {"camel": "blue"}),
+    ("no red betting ticket is left this leg", "refusal.leg_bet_gone", {"camel": "red"}),
+    ("white is a crazy camel: finish cards go on racing camels only", "refusal.crazy_camel",
+     {"camel": "white"}),
+    ("the race is over: nothing more can be played", "refusal.race_over", {}),
+    ("the race is over: no die can be rolled", "reading.race_over", {}),
+    ("there is no action 12: the game has 11", "refusal.no_action", {"number": 12, "count": 11}),
+    ("cannot insert before action 9: the game has 7", "refusal.no_place",
+     {"number": 9, "count": 7}),
+    ("reading 99 is not waiting: it was settled already", "refusal.settled", {}),
+    ("the board and the game agree: there is nothing to dismiss", "refusal.board_agrees", {}),
+    ("board alert 2 is gone already", "refusal.board_alert_gone", {}),
+    ("the store could not keep this (database or disk is full): nothing changed; free space "
+     "on the Pi's card, or check it, then try again", "refusal.not_stored",
+     {"why": "database or disk is full"}),
+    ("the table closed before running this", "refusal.table_closed", {}),
+    ("gold and black can be used 3 ways: choose the camels on a phone", "refusal.ways",
+     {"first": "gold", "second": "black", "ways": 3}),
+    ("no green Winner card is left this leg", "refusal.cards.winner_gone", {"camel": "green"}),
+    ("play_hand: there is no seventh red racing card: intel, revealed and hand cards played "
+     "this leg hold all six", "refusal.cards.no_seventh", {"camel": "red"}),
+    ("that would make action 4 illegal: move 2 (black on red-blue): the black star never "
+     "moves a camel back from an oasis: red-blue is on the oasis on 7", "refusal.breaks_later",
+     {"number": 4, "reason": {"key": "refusal.lastcamel.move", "params": {
+         "number": 2, "face": "black", "camel": "red-blue", "reason": {
+             "key": "refusal.lastcamel.back_from_oasis",
+             "params": {"camel": "red-blue", "space": 7}}}}}),
+    ("yellow-green may not leave the oasis on 13: it is locked while red-blue stands on or "
+     "behind the oasis on 7", "refusal.lastcamel.locked",
+     {"camel": "yellow-green", "space": 13, "camel2": "red-blue", "stop": 7}),
+    ("yellow-green has no red on its saddle: the red die moves a camel carrying red",
+     "refusal.lastcamel.saddle", {"camel": "yellow-green", "face": "red"}),
+    ("gold was not rolled: the dice show red and green", "refusal.lastcamel.not_rolled",
+     {"face": "gold", "first": "red", "second": "green"}),
+    ("the race is over: nothing more can be bet", "refusal.race_over", {}),
+    ("an overall bet waits for its camel: press a colour, or NO to cancel it",
+     "press.overall_waits", {}),
+])
+def test_a_refusal_is_read_into_its_key_and_values(error, key, params):
+    assert sentence(error, REFUSALS) == {"key": key, "params": params}
+
+
+def test_a_refusal_the_page_does_not_know_keeps_its_own_words():
+    assert sentence('"value" must be from 1 to 3, not 4', REFUSALS) is None
+    assert sentence("that would make action 2 illegal: a house rule", REFUSALS) == {
+        "key": "refusal.breaks_later", "params": {"number": 2, "reason": "a house rule"}}
+
+
+def offered(game):
+    """Every line a phone's composers and editors can send in `game` as it stands, for every
+    player: what a person tapping can be refused."""
+    p = pieces(game)
+    for player in p["players"]:
+        yield from OFFERS[game.rules.game](game, p, player)
+
+
+def board_game_lines(game, p, player):
+    for die, value in itertools.product(p["dice"], (1, 2, 3)):
+        for numeral in p["crazy_camels"] if die == "grey" else [None]:
+            yield {"player": player, "action": "roll", "die": die, "value": value,
+                   **({"numeral": numeral} if numeral else {})}
+    for camel in p["camels"]:
+        yield {"player": player, "action": "leg_bet", "camel": camel}
+        for pile in ("winner", "loser"):
+            yield {"player": player, "action": "race_bet", "pile": pile, "camel": camel}
+    for space, side in itertools.product(range(2, p["spaces"] + 1), p["tile_sides"]):
+        yield {"player": player, "action": p["tile"], "space": space, "side": side}
+    for other in p["players"] if p["partnerships"] else []:
+        yield {"player": player, "action": "partnership", "with": other}
+
+
+def cards_lines(game, p, player):
+    for camel in p["camels"]:
+        yield {"player": player, "action": "play_hand", "camel": camel}
+        for value in (1, 2):
+            yield {"player": player, "action": "reveal", "camel": camel, "value": value}
+        for kind in p["kinds"]:
+            yield {"player": player, "action": "leg_bet", "camel": camel, "kind": kind}
+        for pile in p["piles"]:
+            yield {"player": player, "action": "final_bet", "pile": pile, "camel": camel}
+    for figure, space in itertools.product(p["figures"], range(1, game.state.length + 4)):
+        yield {"player": player, "action": "place_figure", "figure": figure, "space": space}
+    for deck, value in itertools.product((10, 12), (1, 2)):
+        yield {"action": "leg_setup", "deck": deck,
+               "intel": {n: {"camel": "blue", "value": value} for n in p["players"][1:]}}
+
+
+def last_camel_lines(game, p, player):
+    for camel in p["camels"]:
+        yield {"player": player, "action": "reveal_owner", "camel": camel}
+    for dice in itertools.combinations_with_replacement(p["faces"], 2):
+        moves = [{"die": die, "camel": camel} for die in dict.fromkeys(dice)
+                 for camel in p["camels"]]
+        for count in (0, 1, 2):
+            for chosen in itertools.islice(itertools.permutations(moves, count), 0, None, 5):
+                yield {"player": player, "action": "roll", "dice": list(dice),
+                       "moves": list(chosen)}
+
+
+OFFERS = {"camelup-2014": board_game_lines, "camelup-2018": board_game_lines,
+          "camelup-cards": cards_lines, "last-camel": last_camel_lines}
+
+
+def refusals(played):
+    """What the rules answer each line offered at every moment of `played`, and each tenth
+    line offered at its end put in place of its first and its middle action."""
+    game = Game(played.header)
+    for action in [*played.actions, None]:
+        for line in offered(game):
+            try:
+                game.rules.apply(game.state, game.parse_action(line))
+            except CompanionError as e:
+                yield str(e)
+        if action is not None:
+            game.push(action)
+    for index, line in itertools.product((0, len(game) // 2),
+                                         itertools.islice(offered(game), 0, None, 10)):
+        try:
+            game.copy().replace(index, game.parse_action(line))
+        except CompanionError as e:
+            yield str(e)
+
+
+def within(words):
+    """A sentence and each refusal within it."""
+    while isinstance(words, dict):
+        yield words
+        words = words["params"].get("reason")
+
+
+def test_every_refusal_a_phone_can_meet_has_a_sentence_in_every_language():
+    languages = translations.load(WEB / "languages")
+    keys = set()
+    for path in EXAMPLES:
+        for error in set(refusals(read_game(path.read_text().splitlines()))):
+            words = sentence(error, REFUSALS)
+            assert words is not None, error
+            for part in within(words):
+                keys.add(part["key"])
+                assert not isinstance(part["params"].get("reason"), str), error
+                for language in languages.values():
+                    assert slots(language[part["key"]]) == set(part["params"]), error
+    assert len(keys) >= 40
+
+
+def test_a_refused_press_reaches_every_page_as_its_button_and_the_refusal(table):
+    notice = "UNDO button: there is nothing to undo: no action has been played"
+    shown = table.submit(Announce(notice)).result(5)
+    assert shown.view["reasons"][notice] == {"key": "notice.button", "params": {
+        "button": "UNDO", "reason": {"key": "refusal.nothing_to_undo", "params": {}}}}

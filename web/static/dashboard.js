@@ -75,22 +75,38 @@
     label ?? colour(c));
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "\u2212" + number(-n) : number(0));
 
-  // A payout line, why a reading waits, or a camera's notice, in this page's language: its
+  // A payout line, why a reading waits, a notice or a refusal, in this page's language: its
   // sentence by its key, else the table's own words.
   function reasonWords(line) {
-    const words = (snap.reasons || {})[line.reason];
-    if (!words || !(words.key in W)) return line.reason;
+    return worded((snap.reasons || {})[line.reason], line.reason);
+  }
+
+  // The sentence of `words` ({key, params}), each value written as this page writes it (a
+  // `reason` is a refusal within the refusal), or `text` when this page has none.
+  function worded(words, text) {
+    if (!words || !(words.key in W)) return text;
     const params = {};
     for (const [k, v] of Object.entries(words.params)) {
-      if (k === "camel" || k === "die") params[k] = colour(v);
-      else if (k === "pile") params[k] = t("pile." + v);
-      else if (k === "figure") params[k] = t("figure." + v);
-      else if (k === "place") params[k] = ordinal(v);
-      else if (k === "confidence") params[k] = percent(v / 100);
-      else if (k === "first" || k === "second") params[k] = t("face." + v);
+      const kind = k.replace(/\d$/, "");
+      if (kind === "camel" || kind === "die") params[k] = v.split("-").map(colour).join("/");
+      else if (kind === "pile") params[k] = t("pile." + v);
+      else if (kind === "figure") params[k] = t("figure." + v);
+      else if (kind === "tile") params[k] = t("tile." + v.replace(" ", "_"));
+      else if (kind === "place") params[k] = ordinal(v);
+      else if (kind === "confidence") params[k] = percent(v / 100);
+      else if (["first", "second", "face"].includes(kind)) params[k] = t("face." + v);
+      else if (kind === "button") params[k] = buttonName(v);
+      else if (kind === "cards") params[k] = v.replace(/[a-z]+(?= \+)/g, colour);
+      else if (kind === "reason") params[k] = typeof v === "string" ? v : worded(v, v.key);
       else params[k] = typeof v === "number" ? number(v) : v;
     }
     return t(words.key, params);
+  }
+
+  // A panel button as its label reads: a colour in this page's words, the others as printed.
+  function buttonName(label) {
+    const name = label.toLowerCase();
+    return ("colour." + name in W ? colour(name) : label).toUpperCase();
   }
 
   function describe(a) {

@@ -7,6 +7,7 @@ the JSON API, the live stream, the PIN, the camera.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
@@ -16,6 +17,7 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.snapshot import REFUSALS, sentence
 from web import api, auth, backup, camera, events, pages, setup, translations
 
 LANGUAGES = Path(__file__).with_name("languages")
@@ -63,9 +65,25 @@ def make_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
+ERRORS = REFUSALS + [(key, re.compile(pattern)) for key, pattern in [
+    ("request.pin_needed", r"enter the table's PIN first \(or send it in an X-Table-Pin "
+                           r"header\)"),
+    ("request.wrong_pin", r"wrong PIN: ask the table's host for it \(it is printed where the "
+                          r"companion was started\)"),
+    ("request.pin_wait", r"too many wrong PINs: wait (?P<seconds>\d+) s and try again"),
+    ("request.stale_page", r"missing or stale X-CSRF-Token: reload the page \(API clients: "
+                           r".+\)"),
+    ("request.no_answer", r"the table did not answer in time; look at the state before "
+                          r"trying again"),
+]]
+"""The errors a page can be answered, each as the key of a sentence in every language and the
+values it names (see `companion.snapshot.sentence`): the table's refusals and the app's own."""
+
+
 def _error(e: HTTPException) -> Any:
-    """Every error, from any route, is JSON {"error": ...} with its status."""
-    response = jsonify(error=e.description)
+    """Every error, from any route, is JSON {"error": ...} with its status, and the `key` and
+    `params` of its sentence in a page's language when there is one."""
+    response = jsonify(error=e.description, **sentence(e.description or "", ERRORS) or {})
     response.status_code = e.code or 500
     if e.code == 405 and e.valid_methods:
         response.headers["Allow"] = ", ".join(e.valid_methods)

@@ -82,9 +82,12 @@ def test_a_wrong_pin_is_refused_and_too_many_make_every_try_wait(client):
         answer = client.post("/api/actions", json=ROLL, headers={"X-Table-Pin": "0000"})
         assert answer.status_code == 403
         assert answer.json["error"].startswith("wrong PIN")
+        assert answer.json["key"] == "request.wrong_pin"
     locked = client.post("/api/actions", json=ROLL, headers=WITH_PIN)
     assert locked.status_code == 429
     assert "wait 6" in locked.json["error"] or "wait 61" in locked.json["error"]
+    assert locked.json["key"] == "request.pin_wait"
+    assert locked.json["params"]["seconds"] in (60, 61)
     other = client.post("/api/actions", json=ROLL, headers=WITH_PIN,
                         environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert other.status_code == 200
@@ -145,24 +148,30 @@ def test_an_ipv6_guesser_is_one_address_however_many_of_its_64_it_uses(table):
     assert other_64.status_code == 200
 
 
-@pytest.mark.parametrize(("body", "kind", "status", "error"), [
+@pytest.mark.parametrize(("body", "kind", "status", "refused"), [
     ('{"player": "Ann", "action": "roll", "die": "blue", "value": 4}', "application/json", 422,
-     '"value" must be from 1 to 3, not 4'),
+     ('"value" must be from 1 to 3, not 4', {})),
     ('{"player": "Bob", "action": "leg_bet", "camel": "blue"}', "application/json", 422,
-     "it is Ann's turn, not Bob's"),
-    ('{"player": "Ann", "action": "fly"}', "application/json", 422, "has no action 'fly'"),
-    ("{not json", "application/json", 400, "not valid JSON"),
-    ('["roll"]', "application/json", 400, "must be a JSON object"),
-    ('{"player": "Ann"}', "text/plain", 415, "Content-Type: application/json"),
-    ("", "application/json", 400, "not valid JSON"),
+     ("it is Ann's turn, not Bob's",
+      {"key": "refusal.turn", "params": {"turn": "Ann", "player": "Bob"}})),
+    ('{"player": "Ann", "action": "fly"}', "application/json", 422,
+     ("has no action 'fly'", {})),
+    ("{not json", "application/json", 400, ("not valid JSON", {})),
+    ('["roll"]', "application/json", 400, ("must be a JSON object", {})),
+    ('{"player": "Ann"}', "text/plain", 415, ("Content-Type: application/json", {})),
+    ("", "application/json", 400, ("not valid JSON", {})),
 ])
 def test_a_bad_action_is_refused_in_one_line_and_changes_nothing(client, body, kind, status,
-                                                                   error):
+                                                                   refused):
+    """A refusal a page can meet also names its sentence in every language; what only a
+    script can send is answered in English alone."""
+    error, words = refused
     before = client.get("/api/state").json
     answer = client.post("/api/actions", data=body, content_type=kind, headers=WITH_PIN)
     assert answer.status_code == status
-    assert set(answer.json) == {"error"}
-    assert error in answer.json["error"]
+    said = answer.json
+    assert error in said.pop("error")
+    assert said == words
     assert client.get("/api/state").json == before
 
 
@@ -185,7 +194,8 @@ def test_undo_takes_back_the_last_action(client):
 def test_undo_with_nothing_played_is_refused(client):
     answer = client.post("/api/undo", headers=WITH_PIN)
     assert answer.status_code == 409
-    assert answer.json == {"error": "there is nothing to undo: no action has been played"}
+    assert answer.json == {"error": "there is nothing to undo: no action has been played",
+                           "key": "refusal.nothing_to_undo", "params": {}}
 
 
 @pytest.mark.parametrize("lines", [[ROLL, BET]])
@@ -206,7 +216,12 @@ def test_a_correction_that_breaks_a_later_action_is_refused_naming_it(client):
     before = client.get("/api/state").json
     answer = client.put("/api/actions/0", json={**ROLL, "die": "green"}, headers=WITH_PIN)
     assert answer.status_code == 422
-    assert answer.json["error"].startswith("that would make action 2 illegal")
+    assert answer.json == {
+        "error": "that would make action 2 illegal: the green die is already out of the "
+                 "pyramid this leg",
+        "key": "refusal.breaks_later",
+        "params": {"number": 2, "reason": {"key": "refusal.die_out",
+                                           "params": {"die": "green"}}}}
     assert client.get("/api/state").json == before
 
 

@@ -13,18 +13,10 @@ import pytest
 from companion.errors import CompanionError
 from companion.game import Game
 from companion.gamelog import read_game
-from companion.snapshot import (
-    NOTICE_REASONS,
-    READING_REASONS,
-    REASONS,
-    REFUSALS,
-    pieces,
-    sentence,
-    worded,
-)
+from companion.snapshot import NOTICE_REASONS, READING_REASONS, REASONS, pieces, sentence, worded
 from companion.table import Announce
 from tests.play import HEADERS, random_cards_action, random_game
-from web import translations
+from web import ERRORS, translations
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.jsonl"))
@@ -154,7 +146,7 @@ def test_every_sentence_a_page_is_sent_is_written_in_english_french_and_german()
     values English names, each one the key is sent with."""
     files = {code: json.loads((WEB / "languages" / f"{code}.json").read_text(encoding="utf-8"))
              for code in ("en", "fr", "de")}
-    for key, pattern in [*REASONS, *READING_REASONS, *NOTICE_REASONS]:
+    for key, pattern in [*REASONS, *READING_REASONS, *NOTICE_REASONS, *ERRORS]:
         english = slots(files["en"][key])
         assert english <= set(pattern.groupindex), key
         for code, words in files.items():
@@ -199,14 +191,19 @@ def test_every_sentence_a_page_is_sent_is_written_in_english_french_and_german()
     ("the race is over: nothing more can be bet", "refusal.race_over", {}),
     ("an overall bet waits for its camel: press a colour, or NO to cancel it",
      "press.overall_waits", {}),
+    ("wrong PIN: ask the table's host for it (it is printed where the companion was started)",
+     "request.wrong_pin", {}),
+    ("too many wrong PINs: wait 61 s and try again", "request.pin_wait", {"seconds": 61}),
+    ("missing or stale X-CSRF-Token: reload the page (API clients: send the PIN in "
+     "X-Table-Pin instead)", "request.stale_page", {}),
 ])
 def test_a_refusal_is_read_into_its_key_and_values(error, key, params):
-    assert sentence(error, REFUSALS) == {"key": key, "params": params}
+    assert sentence(error, ERRORS) == {"key": key, "params": params}
 
 
 def test_a_refusal_the_page_does_not_know_keeps_its_own_words():
-    assert sentence('"value" must be from 1 to 3, not 4', REFUSALS) is None
-    assert sentence("that would make action 2 illegal: a house rule", REFUSALS) == {
+    assert sentence('"value" must be from 1 to 3, not 4', ERRORS) is None
+    assert sentence("that would make action 2 illegal: a house rule", ERRORS) == {
         "key": "refusal.breaks_later", "params": {"number": 2, "reason": "a house rule"}}
 
 
@@ -297,7 +294,7 @@ def test_every_refusal_a_phone_can_meet_has_a_sentence_in_every_language():
     keys = set()
     for path in EXAMPLES:
         for error in set(refusals(read_game(path.read_text().splitlines()))):
-            words = sentence(error, REFUSALS)
+            words = sentence(error, ERRORS)
             assert words is not None, error
             for part in within(words):
                 keys.add(part["key"])

@@ -1,5 +1,6 @@
 """What a person reads on a phone, in a real browser: the page after the race, words that fit
-their place at 360 and 390 px wide, and French throughout (its words, its decimal comma)."""
+their place at 360 and 390 px wide, French throughout (its words, its decimal comma), and
+what the table refuses said in German."""
 
 import json
 import re
@@ -7,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import open_page
+from companion.table import Announce
+from tests.web.conftest import PIN, ROLL
+from tests.web.test_browser import TABLET, open_page
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -172,4 +175,31 @@ def test_the_page_speaks_german(browser, served):
     last = page.text_content('#history-list .entry[data-index="58"] .payouts')
     assert "1. richtige Wette auf den Gesamtverlierer: grün" in last
     assert page.locator("#players thead th").all_text_contents() == ["Spieler", "Münzen"]
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lines", [[ROLL, {"player": "Bob", "action": "roll", "die": "green",
+                                           "value": 1}]])
+def test_a_wrong_pin_a_refused_press_and_a_refused_correction_are_said_in_german(browser,
+                                                                                  served):
+    table, url = served
+    page = open_page(browser, f"{url}?lang=de", TABLET)
+    page.click("#lock")
+    page.fill("#pin-input", "0000")
+    page.click("#pin-submit")
+    page.wait_for_selector("#pin-error:has-text('falsche PIN: Frag den Gastgeber')")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-submit")
+    page.wait_for_selector("#controls:not([hidden])")
+    table.submit(Announce("BLUE button: no blue leg betting tile is left this leg")).result(5)
+    page.wait_for_selector("#toast:has-text('Taste BLAU')")
+    assert page.text_content("#toast") == ("Taste BLAU: in dieser Etappe ist keine Etappenwette "
+                                           "blau mehr übrig")
+    page.click('#history-list .entry[data-index="0"] [data-tool="edit"]')
+    page.select_option("#edit-die", "green")
+    page.click("#edit-submit")
+    page.wait_for_selector("#edit-error:has-text('Nr. 2')")
+    assert page.text_content("#edit-error") == ("das würde Aktion Nr. 2 regelwidrig machen: der "
+                                                "Würfel grün ist in dieser Etappe schon aus der "
+                                                "Pyramide")
     assert page.errors == []

@@ -156,7 +156,7 @@
     });
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
-    if (!response.ok) throw new Error((data && data.error) || response.statusText);
+    if (!response.ok) throw new Error(data && data.error ? worded(data, data.error) : response.statusText);
     return data;
   }
 

@@ -258,8 +258,8 @@ class Panel:
         self.clock = clock
         self.tick_time = tick_time
         self.when_refused: list[Callable[[str], None]] = []
-        """Called with the one-line reason whenever a press is refused (on the ticking thread),
-        so whoever runs the panel can show it on the dashboard."""
+        """Called with the one-line reason whenever a press is refused (on the ticking thread);
+        the panel itself shows every page the button and the reason."""
         self._devices = ExitStack()
         self._inputs: dict[str, DigitalInputDevice] = {}
         self._contacts: dict[str, Contact] = {}

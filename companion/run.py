@@ -317,5 +317,4 @@ def _panel(table: Table, settings: TableConfig) -> Any:
         log.warning("the button panel cannot be used: %s", e)
         table.announce(f"the button panel cannot be used ({e}): log on the dashboard")
         return contextlib.nullcontext()
-    panel.when_refused.append(table.announce)
     return panel

@@ -41,7 +41,10 @@ def test_every_phone_shows_the_disagreement_and_one_tap_puts_the_game_right(brow
             == [["green", "blue"], ["green"], [], ["blue"]]
         assert page.locator("#board-alert polygon").count() == 2
         assert page.locator("#board .cell.disagrees").count() == 2
-        page.wait_for_function("document.querySelector('#board-alert img').naturalWidth > 0")
+        # a function, evaluated once: an expression is evaluated again at each poll, which
+        # the page's CSP (no 'unsafe-eval') refuses once the picture is slower than the first
+        # look, as on a loaded machine
+        page.wait_for_function("() => document.querySelector('#board-alert img').naturalWidth > 0")
     assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
     # a locked phone says what to do, and offers nothing to tap
     assert "unlock this phone with the table's PIN" in tablet.text_content("#board-alert")

@@ -14,7 +14,6 @@ import http.client
 import json
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -71,21 +70,24 @@ def fingerprint(state):
 class Served:
     """`serve` started in a folder, with its camera on stdin."""
 
-    def __init__(self, folder, port):
+    def __init__(self, folder):
+        # on a port the operating system picks each time (--port 0): a port chosen beforehand,
+        # or the last one kept for the next start, may be taken meanwhile by another test or
+        # another pytest-xdist worker
         self.process = subprocess.Popen(
             [sys.executable, "-c", HARNESS, "serve", str(folder / "game.jsonl"), "--host",
-             "127.0.0.1", "--port", str(port), "--pin", PIN, "--no-odds"],
+             "127.0.0.1", "--port", "0", "--pin", PIN, "--no-odds"],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
-        self.port = port
         lines = [self.process.stdout.readline() for _ in range(2)]
         assert "the table's PIN is" in lines[1], (lines, self.process.stderr.read())
         self.first_line = lines[0]
+        self.url = lines[1].split("open ")[1].split(" ")[0].rstrip("/")
 
     def call(self, method, path, body=None):
         """The state the server answered, or None for a refusal."""
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}", method=method,
+            f"{self.url}{path}", method=method,
             data=None if body is None else json.dumps(body).encode(),
             headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
         try:
@@ -104,12 +106,6 @@ class Served:
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
         self.process.communicate(timeout=30)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def a_change(state, rng):
@@ -182,8 +178,7 @@ def one_change_further(before, after, change):
 def test_every_acknowledged_change_survives_random_kills_of_serve(tmp_path):
     (tmp_path / "game.jsonl").write_text(json.dumps(HEADER) + "\n")
     rng = random.Random(7)
-    port = free_port()
-    served = Served(tmp_path, port)
+    served = Served(tmp_path)
     acked_state = served.call("GET", "/api/state")
     kills, acknowledged, lost, in_flight_kept = 0, 0, 0, 0
     try:
@@ -197,7 +192,7 @@ def test_every_acknowledged_change_survives_random_kills_of_serve(tmp_path):
                 served.kill()
                 sender.join(timeout=30)
                 kills += 1
-                served = Served(tmp_path, port)
+                served = Served(tmp_path)
                 assert "carrying on" in served.first_line
                 now = served.call("GET", "/api/state")
                 before, after = fingerprint(acked_state), fingerprint(now)

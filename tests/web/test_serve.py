@@ -4,7 +4,6 @@ killed server started again carries on exactly where it stopped."""
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -91,25 +90,21 @@ def test_the_secrets_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.sqlite3.secrets.json"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(log, port):
+def start(log):
+    """`serve` on a port the operating system picks (--port 0), never one chosen beforehand
+    that another test, or another pytest-xdist worker, may take first; and its address."""
     server = subprocess.Popen(
-        [str(SCRIPT), "serve", str(log), "--host", "127.0.0.1", "--port", str(port),
+        [str(SCRIPT), "serve", str(log), "--host", "127.0.0.1", "--port", "0",
          "--pin", "1357", "--no-odds"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     lines = [server.stdout.readline() for _ in range(2)]
     assert "the table's PIN is 1357" in lines[1], (lines, server.stderr.read())
-    return server, lines
+    return server, lines, lines[1].split("open ")[1].split(" ")[0].rstrip("/")
 
 
-def call(port, path, body=None):
+def call(url, path, body=None):
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", method="GET" if body is None else "POST",
+        f"{url}{path}", method="GET" if body is None else "POST",
         data=None if body is None else json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "X-Table-Pin": "1357"})
     with urllib.request.urlopen(request, timeout=10) as answer:
@@ -118,20 +113,19 @@ def call(port, path, body=None):
 
 @pytest.mark.slow
 def test_a_killed_server_started_again_carries_on_where_it_stopped(log):
-    port = free_port()
-    server, lines = start(log, port)
+    server, lines, url = start(log)
     try:
         assert "serving game 1" in lines[0] and "(1 action)" in lines[0]
-        assert call(port, "/api/actions", BET)["version"] == 2
-        assert call(port, "/api/undo", {})["history"][-1]["action"] == ROLL
-        assert len(call(port, "/api/actions", BET)["corrections"]) == 1
+        assert call(url, "/api/actions", BET)["version"] == 2
+        assert call(url, "/api/undo", {})["history"][-1]["action"] == ROLL
+        assert len(call(url, "/api/actions", BET)["corrections"]) == 1
     finally:
         os.kill(server.pid, signal.SIGKILL)
         server.communicate()
-    server, lines = start(log, port)
+    server, lines, url = start(log)
     try:
         assert "carrying on game 1" in lines[0] and "(2 actions)" in lines[0]
-        state = call(port, "/api/state")
+        state = call(url, "/api/state")
         assert [h["action"] for h in state["history"]] == [ROLL, BET]
         assert [c["kind"] for c in state["corrections"]] == ["undo"]
     finally:
@@ -156,10 +150,9 @@ def test_a_bad_log_is_refused_in_one_line(tmp_path):
 def test_camel_up_cards_and_the_last_camel_are_served_too(tmp_path, example):
     log = tmp_path / example
     log.write_text((Path(__file__).parents[2] / "examples" / example).read_text())
-    port = free_port()
-    server, _ = start(log, port)
+    server, _, url = start(log)
     try:
-        state = call(port, "/api/state")
+        state = call(url, "/api/state")
         assert state["game"] == log.stem
         assert len(state["history"]) == len(log.read_text().splitlines()) - 1
     finally:

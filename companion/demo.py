@@ -229,7 +229,6 @@ class DemoTable:
                                         name="the board camera",
                                         when_off="the board is not checked against the game")
         self.panel = Panel(table, self.pin_map, pin_factory=self.pins)
-        self.panel.when_refused.append(table.announce)
         self._stopping = threading.Event()
         self._busy = threading.Lock()
         """Held by the people through each turn, and by a calibration step between turns."""

@@ -53,12 +53,14 @@ def test_the_players_dismiss_the_alert_they_were_shown(client, alert):
     assert client.post("/api/board/dismiss", json={"id": alert["id"]}).status_code in (401, 403)
     wrong = client.post("/api/board/dismiss", json={"id": alert["id"] + 1}, headers=WITH_PIN)
     assert (wrong.status_code, wrong.json) == (
-        422, {"error": f"board alert {alert['id'] + 1} is gone already"})
+        422, {"error": f"board alert {alert['id'] + 1} is gone already",
+              "key": "refusal.board_alert_gone", "params": {}})
     dismissed = client.post("/api/board/dismiss", json={"id": alert["id"]}, headers=WITH_PIN)
     assert dismissed.status_code == 200 and dismissed.json["board"] is None
     again = client.post("/api/board/dismiss", headers=WITH_PIN)
     assert (again.status_code, again.json) == (
-        422, {"error": "the board and the game agree: there is nothing to dismiss"})
+        422, {"error": "the board and the game agree: there is nothing to dismiss",
+              "key": "refusal.board_agrees", "params": {}})
 
 
 def test_dismiss_without_an_id_takes_the_alert_shown(client, alert):

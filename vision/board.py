@@ -22,6 +22,7 @@ every camel, over more of the board than a tile or a card covers; such a frame i
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -74,8 +75,16 @@ _HAND_CHANGE = 0.15
 #: a hand covers at least this many spaces' worth of the board, and its arm as much again
 #: beyond the board
 _HAND_SPACES = (0.5, 0.5)
+#: the eight steps to a pixel's neighbours
+_NEIGHBOURS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 #: the fit stops after this many rounds of moves even if one still improves it
 _ROUNDS = 4
+#: stacks of up to this many camels are tried in every order, taller ones each camel moved
+_REORDER = 4
+#: of a stack's options, at most this many (the likeliest) are each shifted to fit
+_REALIGNED = 4
+#: at most this many rounds of shifting the stacks found to fit, then searching again
+_SETTLE = 3
 
 
 @dataclass(frozen=True)
@@ -300,9 +309,54 @@ class BoardReader:
         drawing.forget()
         stacks: dict[int, list[int]] = {}
         stacks = self._improve(stacks, change, candidates)
-        for space in stacks:
-            drawing.align(costs, stacks, space)
-        return self._improve(stacks, change, candidates)
+        for _ in range(_SETTLE):
+            for space in stacks:
+                drawing.align(costs, stacks, space)
+            improved = self._improve(stacks, change, candidates)
+            stacks = self._reordered(costs, improved)
+            if stacks == improved:
+                break
+        return stacks
+
+    def _reordered(self, costs: np.ndarray, stacks: dict[int, list[int]]
+                   ) -> dict[int, list[int]]:
+        """`stacks` with each stack made what fits the frame best, each option at the shift
+        that fits it best: its camels in every order (or, in a tall stack, each moved to
+        every height in it), and any other camel put in at any height (taken off its own
+        stack or from off the board). A stack's shift found for a wrong order, or for a camel
+        too few, holds it in place against every single move tried at that shift."""
+        drawing, n = self._drawing, len(self.names)
+        for space in sorted(stacks):
+            pile = stacks.get(space)
+            if not pile:
+                continue   # its camels were taken onto another stack
+            orders = {tuple(order) for order in itertools.permutations(pile)
+                      } if len(pile) <= _REORDER else {
+                (*rest[:k], camel, *rest[k:]) for camel in pile
+                for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
+            options = [{**stacks, space: list(order)} for order in orders
+                       if list(order) != pile]
+            for camel in set(range(n)) - set(pile):
+                base = _without(stacks, camel)
+                options += [{**base, space: [*pile[:k], camel, *pile[k:]]}
+                            for k in range(len(pile) + 1)]
+            # each option's camels on the board beyond those now, each worth _ABSENT
+            credit = [_ABSENT * (sum(map(len, o.values())) - sum(map(len, stacks.values())))
+                      for o in options]
+            # shifting every option to fit costs a hundred drawings: only the likeliest at
+            # the shifts there are now are
+            likeliest = sorted(range(len(options)), key=lambda k: drawing.change(
+                costs, stacks, options[k]) - credit[k])[:_REALIGNED]
+            best: tuple[float, dict[int, list[int]], dict[int, np.ndarray]] = (
+                -1e-6, stacks, {})
+            for k in likeliest:
+                value, shifts = drawing.realigned(costs, stacks, options[k])
+                if value - credit[k] < best[0]:
+                    best = (value - credit[k], options[k], shifts)
+            drawing.shifts.update(best[2])
+            stacks = best[1]
+        drawing.forget()
+        return stacks
 
     def _improve(self, stacks: dict[int, list[int]], change, candidates: set[int]
                  ) -> dict[int, list[int]]:
@@ -579,26 +633,62 @@ class _Drawing:
         """Drop what was worked out for the last frame or the last shifts."""
         self._before.clear()
 
-    def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int) -> None:
-        """Shift the stack on `space` in the image to where the frame fits it best: a stack
-        stands a little off its space's middle, as hands set it down (_ASKEW)."""
+    def realigned(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
+                  option: Mapping[int, list[int]]) -> tuple[float, dict[int, np.ndarray]]:
+        """How much more the frame's pixels cost as `option` would show them, each stack it
+        changes shifted to fit, than as `stacks` would, at the shifts they have (kept): over
+        every pixel either may draw; and those shifts."""
+        changed = {s: max(len(stacks.get(s, ())), len(option.get(s, ())))
+                   for s in set(stacks) | set(option) if stacks.get(s) != option.get(s)}
+        kept = {s: self.shifts[s] for s in changed if s in self.shifts}
+        for space in sorted(changed):
+            if option.get(space):
+                self.align(costs, option, space, changed[space])
+        moved = {s: self.shifts[s] for s in changed if option.get(s)}
+        boxes = [self._reach(s, height, costs) for s, height in changed.items()]
+        region = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        after = self._cost(costs, option, region)
+        for space in changed:
+            self.shifts.pop(space, None)
+        self.shifts.update(kept)
+        return after - self._cost(costs, stacks, region), moved
+
+    def _reach(self, space: int, count: int, costs: np.ndarray) -> tuple[int, int, int, int]:
+        """The pixels a stack of `count` camels on `space` may cover at any shift (_ASKEW)."""
         reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
-        self.shifts[space] = np.zeros(2, np.int64)
-        x0, y0, x1, y1 = self._extent(space, len(stacks[space]))
-        region = (max(0, x0 - reach), max(0, y0 - reach), min(costs.shape[2], x1 + reach),
-                  min(costs.shape[1], y1 + reach))
-        best = (np.inf, self.shifts[space])
+        x0, y0, x1, y1 = self.extents[space, count]
+        return (max(0, x0 - reach), max(0, y0 - reach), min(costs.shape[2], x1 + reach),
+                min(costs.shape[1], y1 + reach))
+
+    def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int,
+              height: int = 0) -> None:
+        """Shift the stack on `space` in the image to where the frame fits it best: a stack
+        stands a little off its space's middle, as hands set it down (_ASKEW); judged over
+        the pixels a stack of its height, or of `height` camels where that is more, may
+        cover."""
+        reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
+        region = self._reach(space, max(height, len(stacks[space])), costs)
+
+        def cost_at(shift: np.ndarray) -> float:
+            self.shifts[space] = shift
+            return self._cost(costs, stacks, region)
+
+        best = (cost_at(np.zeros(2, np.int64)), np.zeros(2, np.int64))
+        # downhill, a coarse step at a time then a pixel at a time: the fit's cost falls
+        # smoothly towards where the stack stands
         for step in (max(1, reach // 2), 1):
-            centre = best[1]
-            for dx in range(-2 * step, 2 * step + 1, step):
-                for dy in range(-2 * step, 2 * step + 1, step):
-                    shift = centre + (np.array([dx, dy]) << SHIFT)
+            moved = True
+            while moved:
+                moved = False
+                centre = best[1]
+                for dx, dy in _NEIGHBOURS:
+                    shift = centre + (np.array([dx * step, dy * step]) << SHIFT)
                     if (np.abs(shift >> SHIFT) > reach).any():
                         continue
-                    self.shifts[space] = shift
-                    value = self._cost(costs, stacks, region)
+                    value = cost_at(shift)
                     if value < best[0]:
-                        best = (value, shift)
+                        best, moved = (value, shift), True
         self.shifts[space] = best[1]
         self.forget()
 

@@ -525,7 +525,8 @@ class _Drawing:
                 self.extents[space, count] = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                                               max(b[2] for b in boxes), max(b[3] for b in boxes))
         #: each pixel's place in the drawing, row by row
-        self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0])
+        self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0]),
+                                dtype=np.int32
                                 ).reshape(self.box[3] - self.box[1], self.box[2] - self.box[0])
         self.cores = {}
         for key, (_, core) in self.outlines.items():
@@ -566,12 +567,15 @@ class _Drawing:
         return small[y0:y1, x0:x1]
 
     def draw(self, stacks: Mapping[int, list[int]],
-             region: tuple[int, int, int, int] | None = None) -> np.ndarray:
-        """Which camel each pixel of `region` (x0, y0, x1, y1; default: all) shows (k), the
-        rim of its outline (n + k), or the board (2n): far stacks first, each from the
-        bottom up, so nearer and higher camels hide what is behind them."""
-        x0, y0, x1, y1 = region or (0, 0, self.box[2] - self.box[0], self.box[3] - self.box[1])
-        label = np.full((y1 - y0, x1 - x0), 2 * self.n, np.uint8)
+             region: tuple[int, int, int, int]) -> np.ndarray:
+        """Which camel each pixel of `region` (x0, y0, x1, y1) shows (k), the rim of its
+        outline (n + k), or the board (2n), times the pixels in the drawing: where in the
+        costs (thing by thing, then pixel by pixel) the costs of its things begin. Far stacks
+        first, each from the bottom up, so nearer and higher camels hide what is behind
+        them."""
+        x0, y0, x1, y1 = region
+        plane = self.pixels.size
+        label = np.full((y1 - y0, x1 - x0), 2 * self.n * plane, np.int32)
         corner = np.array([x0, y0]) << SHIFT
         for space in self.far_first:
             pile = stacks.get(space, ())
@@ -583,8 +587,9 @@ class _Drawing:
             offset = corner - self.shifts.get(space, 0)
             for level, camel in enumerate(pile):
                 whole, core = self.outlines[space, level]
-                cv2.fillConvexPoly(label, whole - offset, self.n + camel, shift=SHIFT)
-                cv2.fillConvexPoly(label, core - offset, camel, shift=SHIFT)
+                cv2.fillConvexPoly(label, whole - offset, (self.n + camel) * plane,
+                                   shift=SHIFT)
+                cv2.fillConvexPoly(label, core - offset, camel * plane, shift=SHIFT)
         return label
 
     def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
@@ -615,10 +620,9 @@ class _Drawing:
     def _cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
               region: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = region
-        label = self.draw(stacks, region).astype(np.intp)
-        label *= self.pixels.size
-        label += self.pixels[y0:y1, x0:x1]
-        return float(costs.ravel().take(label).sum())
+        where = self.draw(stacks, region)
+        where += self.pixels[y0:y1, x0:x1]
+        return float(costs.ravel().take(where).sum())
 
     def _extent(self, space: int, count: int) -> tuple[int, int, int, int]:
         """The pixels a stack of `count` camels on `space` may cover (x0, y0, x1, y1), as

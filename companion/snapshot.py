@@ -253,6 +253,7 @@ READING_REASONS = [(key, re.compile(pattern)) for key, pattern in [
                          r"is set up"),
     ("reading.die_out", r"the (?P<die>\w+) die is already out of the pyramid this leg: .+"),
     ("reading.unread_die", r"the die could not be read: check it"),
+    ("reading.no_die", r"[\w-]+ has no (?P<die>\w+) die"),
     ("reading.unread_numeral", r"the grey die's numeral colour could not be read: check it"),
     ("reading.bad_value", r"a Camel Up die shows 1 to 3, not (?P<value>-?\d+): check it"),
     ("reading.unread_card", r"the racing card could not be read: check it"),

@@ -82,6 +82,7 @@ def test_a_line_the_page_does_not_know_keeps_its_own_words():
     ("read with 68% confidence: check it", "reading.unsure", {"confidence": 68}),
     ("read with 40% confidence: check the dice", "reading.unsure", {"confidence": 40}),
     ("the die could not be read: check it", "reading.unread_die", {}),
+    ("camelup-2018 has no orange die", "reading.no_die", {"die": "orange"}),
     ("the grey die's numeral colour could not be read: check it", "reading.unread_numeral", {}),
     ("a Camel Up die shows 1 to 3, not 5: check it", "reading.bad_value", {"value": 5}),
     ("the blue die is already out of the pyramid this leg: it was read again or not put on "
@@ -205,6 +206,15 @@ def test_a_refusal_the_page_does_not_know_keeps_its_own_words():
     assert sentence('"value" must be from 1 to 3, not 4', ERRORS) is None
     assert sentence("that would make action 2 illegal: a house rule", ERRORS) == {
         "key": "refusal.breaks_later", "params": {"number": 2, "reason": "a house rule"}}
+
+
+def test_a_die_the_game_lacks_is_refused_with_a_sentence_of_its_own(table):
+    """As when a die of the other edition lands as a new game of it starts."""
+    seen = table.see({"die": "purple", "value": 2, "confidence": 0.99}).view
+    reading = seen["readings"][-1]
+    assert (reading["outcome"], reading["reason"]) == ("refused", "camelup-2014 has no purple die")
+    assert seen["reasons"][reading["reason"]] == {"key": "reading.no_die",
+                                                  "params": {"die": "purple"}}
 
 
 def offered(game):

@@ -36,7 +36,7 @@ def new_game_page() -> Any:
     lang, words = page_language()
     games = {name: _pieces(name) for name in BOARD_GAMES}
     now = current_table().snapshot.view
-    boot = {"words": words, "viewer": viewer().to_json(), "games": games,
+    boot = {"lang": lang, "words": words, "viewer": viewer().to_json(), "games": games,
             "game": now["game"], "players": [p["name"] for p in now["players"]],
             "board_camera": current_table().board_camera is not None}
     return render_template("new_game.html", lang=lang, t=words, boot=boot)
@@ -71,7 +71,7 @@ def new_game() -> Any:
 def calibrate_page() -> Any:
     """The Calibrate page: what the camera sees, and each step of calibration in turn."""
     lang, words = page_language()
-    boot = {"words": words, "viewer": viewer().to_json(),
+    boot = {"lang": lang, "words": words, "viewer": viewer().to_json(),
             "has_camera": current_app.config.get("CALIBRATOR") is not None,
             "game": current_table().snapshot.view["game"]}
     return render_template("calibrate.html", lang=lang, t=words, boot=boot)

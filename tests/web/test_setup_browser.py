@@ -122,6 +122,18 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     assert page.errors == []
 
 
+def test_the_setup_pages_say_what_is_refused_in_the_page_s_language(browser, served):
+    """As the dashboard does, with the same words: a wrong PIN in German."""
+    _, _, url = served
+    page = phone(browser, url + "new?lang=de")
+    page.fill("#pin", "1357")
+    page.click("#pin-form button[type=submit]")
+    expect(page.locator("#toast")).to_have_text(
+        "falsche PIN: Frag den Gastgeber des Tisches danach (sie wird dort angezeigt, wo der "
+        "Begleiter gestartet wurde)")
+    assert page.errors == []
+
+
 class StillSource:
     """A camera that sees one picture, ten frames a second."""
 

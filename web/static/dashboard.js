@@ -23,10 +23,7 @@
 
   // --- words -----------------------------------------------------------------------------
 
-  function t(key, params = {}) {
-    const text = W[key] ?? key;
-    return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  }
+  const { t, number, decimal, percent, ordinal, colour, worded } = window.camelWords(boot.lang, W);
 
   // A sentence whose {slots} may be elements (colour chips): built as nodes, never as HTML.
   function sentence(key, params) {
@@ -63,14 +60,6 @@
     return e;
   }
 
-  // Numbers as this page's language writes them (a decimal comma in French), places as ordinals.
-  const numbers = new Intl.NumberFormat(boot.lang);
-  const number = (n) => numbers.format(n);
-  const decimal = (n, digits) => new Intl.NumberFormat(boot.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
-  const ordinals = new Intl.PluralRules(boot.lang, { type: "ordinal" });
-  const ordinal = (n) => t("place." + ordinals.select(n), { n: number(n) });
-
-  const colour = (c) => (c ? t("colour." + c) : t("hidden"));
   const chip = (c, label) => el("span", { class: "chip c-" + (c || "hidden"), dataset: { camel: c || "hidden" } },
     label ?? colour(c));
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "\u2212" + number(-n) : number(0));
@@ -79,34 +68,6 @@
   // sentence by its key, else the table's own words.
   function reasonWords(line) {
     return worded((snap.reasons || {})[line.reason], line.reason);
-  }
-
-  // The sentence of `words` ({key, params}), each value written as this page writes it (a
-  // `reason` is a refusal within the refusal), or `text` when this page has none.
-  function worded(words, text) {
-    if (!words || !(words.key in W)) return text;
-    const params = {};
-    for (const [k, v] of Object.entries(words.params)) {
-      const kind = k.replace(/\d$/, "");
-      if (kind === "camel" || kind === "die") params[k] = v.split("-").map(colour).join("/");
-      else if (kind === "pile") params[k] = t("pile." + v);
-      else if (kind === "figure") params[k] = t("figure." + v);
-      else if (kind === "tile") params[k] = t("tile." + v.replace(" ", "_"));
-      else if (kind === "place") params[k] = ordinal(v);
-      else if (kind === "confidence") params[k] = percent(v / 100);
-      else if (["first", "second", "face"].includes(kind)) params[k] = t("face." + v);
-      else if (kind === "button") params[k] = buttonName(v);
-      else if (kind === "cards") params[k] = v.replace(/[a-z]+(?= \+)/g, colour);
-      else if (kind === "reason") params[k] = typeof v === "string" ? v : worded(v, v.key);
-      else params[k] = typeof v === "number" ? number(v) : v;
-    }
-    return t(words.key, params);
-  }
-
-  // A panel button as its label reads: a colour in this page's words, the others as printed.
-  function buttonName(label) {
-    const name = label.toLowerCase();
-    return ("colour." + name in W ? colour(name) : label).toUpperCase();
   }
 
   function describe(a) {
@@ -665,10 +626,6 @@
         el("span", { class: "label" }, t("pile.count", { pile: t("pile." + pile), count: cards.length })),
         cards.map((c) => el("span", { class: "card" }, c.player, " ", chip(c.camel)))));
     }
-  }
-
-  function percent(p) {
-    return new Intl.NumberFormat(boot.lang, { style: "percent", maximumFractionDigits: p < 0.1 && p > 0 ? 1 : 0 }).format(p);
   }
 
   function bar(p, camel) {

@@ -4,6 +4,7 @@
 (() => {
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
+  const { worded } = window.camelWords(boot.lang, words);
   const $ = (id) => document.getElementById(id);
   let me = boot.viewer;
 
@@ -15,7 +16,8 @@
     say.timer = setTimeout(() => { toast.hidden = true; }, 6000);
   };
 
-  // One request to the table: its answer, or null once the refusal's one line is shown.
+  // One request to the table: its answer, or null once the refusal's one line is shown, in
+  // this page's language where the table names its sentence.
   const call = async (method, path, body) => {
     const response = await fetch(path, {
       method,
@@ -26,7 +28,7 @@
     });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
-      say(answer.error || `${response.status}`);
+      say(answer.error ? worded(answer, answer.error) : `${response.status}`);
       return null;
     }
     return answer;
@@ -160,6 +162,9 @@
         try {
           header = JSON.parse($("header").value);
         } catch (error) {
+          header = null;
+        }
+        if (!header || typeof header !== "object" || Array.isArray(header)) {
           say(words["new.bad_header"]);
           return;
         }

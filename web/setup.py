@@ -11,6 +11,7 @@ absent on a table without a camera); this module only carries requests to it.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -126,6 +127,84 @@ def _step(step: Callable[[Any], dict[str, Any]]) -> Any:
         return jsonify(step(_calibrator()))
     except CompanionError as e:
         abort(422, str(e))
+
+
+_FIELD = r'"(?P<field>[^"]+)"'
+_CALIBRATE_AGAIN = r"make sure all four are in view and lit, or mark the corners by hand"
+ERRORS = [(key, re.compile(pattern)) for key, pattern in [
+    ("refusal.board_not_read", r"the camera has not read the board yet: keep hands off it a "
+                               r"moment, then try again"),
+    ("refusal.header.player_count", r"[\w-]+ is played by (?P<low>\d+) to (?P<high>\d+) "
+                                    r"players, not (?P<count>\d+)"),
+    ("refusal.header.players_twice", r'"players" names someone twice: each player needs a '
+                                     r"name of their own"),
+    ("refusal.header.player_name", r'"players" must be a name on one line, not .+'),
+    ("refusal.header.unknown_game", r'unknown game (?P<game>.+): "game" must be one of '
+                                    r"(?P<games>.+)"),
+    ("refusal.header.start_twice", r'"start" places (?P<names>.+) more than once'),
+    ("refusal.header.start_missing", r'"start" leaves out (?P<names>.+): every camel stands on '
+                                     r"the track"),
+    ("refusal.header.start_off", r'"start" must have at least one camel off the Start card'),
+    ("refusal.field.missing", rf"{_FIELD} is missing"),
+    ("refusal.field.list", rf"{_FIELD} must be a list, not (?P<value>.+)"),
+    ("refusal.field.object", rf"{_FIELD} must be an object, not (?P<value>.+)"),
+    ("refusal.field.whole_number", rf"{_FIELD} must be a whole number from (?P<low>-?\d+) to "
+                                   r"(?P<high>\d+), not (?P<value>.+)"),
+    ("refusal.field.range", rf"{_FIELD} must be from (?P<low>-?\d+) to (?P<high>\d+), not "
+                            r"(?P<value>-?\d+)"),
+    ("refusal.field.choice", rf"{_FIELD} must be one of (?P<choices>.+), not (?P<value>.+)"),
+    ("refusal.field.name", rf"{_FIELD} must be a name on one line, not (?P<value>.+)"),
+    ("refusal.field.space", r"(?P<where>.+): space (?P<space>.+) must be a number from "
+                            r"(?P<low>\d+) to (?P<high>\d+)"),
+    ("refusal.calibration.no_picture.camera", r"the camera has no picture: check it is "
+                                              r"plugged in and try again"),
+    ("refusal.calibration.no_picture.board_camera", r"the board camera has no picture: check "
+                                                    r"it is plugged in and try again"),
+    ("refusal.calibration.markers_not_seen", rf"marker\(s\) (?P<markers>[\d, ]+) not seen; "
+                                             rf"{_CALIBRATE_AGAIN}"),
+    ("refusal.calibration.marker_astray", rf"marker (?P<marker>\d+) not seen, and the other "
+                                          r"three are not where the table's layout puts them; "
+                                          rf"{_CALIBRATE_AGAIN}"),
+    ("refusal.calibration.markers_askew", r"the four corners do not make a quadrilateral; "
+                                          r"mark them again, far left first, clockwise"),
+    ("refusal.calibration.zone_askew", r"the roll zone's corners do not make a quadrilateral; "
+                                       r"mark them again, far left first, clockwise"),
+    ("refusal.calibration.no_exposure", r"only a Pi camera's exposure can be locked; this "
+                                        r"camera keeps its own"),
+    ("refusal.calibration.not_measured", r"the camera could not be measured: (?P<why>.+)"),
+    ("refusal.calibration.dice_missing", r"found (?P<found>\d+) dice, the game has "
+                                         r"(?P<count>\d+): could not find the (?P<dice>.+) "
+                                         r"die; lay all of them in view, apart, and try again"),
+    ("refusal.calibration.dice_unsure", r"could not find the (?P<dice>.+) die for sure: lay "
+                                        r"all the dice in the roll zone, apart and in full "
+                                        r"light, and try again"),
+    ("refusal.calibration.no_die", r"found no die: lay the (?P<count>\d+) dice in view, apart, "
+                                   r"and try again"),
+    ("refusal.calibration.cards_missing", r"found (?P<found>\d+) racing cards, need one of "
+                                          r"each of the (?P<count>\d+) camels "
+                                          r"\((?P<camels>.+)\): lay them face up in view, "
+                                          r"apart, and try again"),
+    ("refusal.calibration.cards_alike", r"the (?P<camels>.+) cards look alike: lay one card of "
+                                        r"each camel face up in view, apart, and try again"),
+    ("refusal.calibration.board_first", r"the board is not calibrated: find the markers first"),
+    ("refusal.calibration.board_camera_markers", r"the board camera does not see marker\(s\) "
+                                                 r"(?P<markers>[\d, ]+): make sure all four "
+                                                 r"are in its picture and lit, and try again"),
+    ("refusal.calibration.board_camera", r"the board camera: (?P<reason>.+)"),
+    ("refusal.calibration.straight_down", r"the camera looks straight down on the table: the "
+                                          r"board is read from an angle \(25 to 55 degrees "
+                                          r"off vertical\)"),
+    ("refusal.calibration.camels_missing", r"found (?P<found>\d+) camels on the board, the game "
+                                           r"has (?P<count>\d+): could not find the "
+                                           r"(?P<camels>.+) camels?; stand every camel alone "
+                                           r"on its own space, in view, and try again"),
+    ("refusal.calibration.nothing_to_save", r"nothing new to save: find the markers, learn the "
+                                            r"colours or the camels first"),
+    ("refusal.calibration.cannot_write", r"cannot write (?P<path>.+?): (?P<why>.+)"),
+]]
+"""The errors the New game and Calibrate pages' calls can meet besides `web.ERRORS`, read the
+same way: a new game's first line refused by the rules (a field of it too), and a calibration
+step that cannot be done (vision's words, most of them)."""
 
 
 def _pieces(game: str) -> dict[str, Any]:

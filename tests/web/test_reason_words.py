@@ -1,13 +1,14 @@
 """Every payout line the rules write, every reason the table gives for holding or refusing
-a camera's reading, every notice and every refusal a phone or a button press can meet reaches
-a page as a sentence of its own language: a key every language has, with a value for each of
-the sentence's slots."""
+a camera's reading, every notice, every refusal a phone or a button press can meet and every
+error a person meets on the New game and Calibrate pages reaches a page as a sentence of its
+own language: a key every language has, with a value for each of the sentence's slots."""
 
 import itertools
 import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.errors import CompanionError
@@ -16,7 +17,12 @@ from companion.gamelog import read_game
 from companion.snapshot import NOTICE_REASONS, READING_REASONS, REASONS, pieces, sentence, worded
 from companion.table import Announce
 from tests.play import HEADERS, random_cards_action, random_game
-from web import ERRORS, translations
+from vision.calibrate import CalibrationError, MarkersNotSeen, calibrate_table, learn_colours
+from vision.cards import learn_card_colours
+from vision.colour_dice import learn_face_colours
+from vision.config import load_config
+from vision.dicesets import colour_dice_set, dice_set
+from web import ERRORS, setup, translations
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.jsonl"))
@@ -147,7 +153,7 @@ def test_every_sentence_a_page_is_sent_is_written_in_english_french_and_german()
     values English names, each one the key is sent with."""
     files = {code: json.loads((WEB / "languages" / f"{code}.json").read_text(encoding="utf-8"))
              for code in ("en", "fr", "de")}
-    for key, pattern in [*REASONS, *READING_REASONS, *NOTICE_REASONS, *ERRORS]:
+    for key, pattern in [*REASONS, *READING_REASONS, *NOTICE_REASONS, *ERRORS, *setup.ERRORS]:
         english = slots(files["en"][key])
         assert english <= set(pattern.groupindex), key
         for code, words in files.items():
@@ -206,6 +212,117 @@ def test_a_refusal_the_page_does_not_know_keeps_its_own_words():
     assert sentence('"value" must be from 1 to 3, not 4', ERRORS) is None
     assert sentence("that would make action 2 illegal: a house rule", ERRORS) == {
         "key": "refusal.breaks_later", "params": {"number": 2, "reason": "a house rule"}}
+
+
+def refused(make):
+    """The one line `make` is refused with."""
+    with pytest.raises((CompanionError, CalibrationError)) as refusal:
+        make()
+    return str(refusal.value)
+
+
+def in_every_language(words):
+    """`words` names a sentence every language has, each with a slot for every value sent."""
+    for part in within(words):
+        for language in translations.load(WEB / "languages").values():
+            assert slots(language[part["key"]]) == set(part["params"]), language["_language"]
+
+
+SETUP_ERRORS = ERRORS + setup.ERRORS
+"""What a New game or Calibrate page's call is answered with."""
+
+TWO = {"game": "camelup-2014", "players": ["Ann", "Bob"]}
+START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
+
+
+@pytest.mark.parametrize(("header", "key", "params"), [
+    ({**TWO, "players": ["Ann"], "start": START}, "refusal.header.player_count",
+     {"low": 2, "high": 8, "count": 1}),
+    ({**TWO, "game": "camelup-cards", "players": ["Ann"]}, "refusal.header.player_count",
+     {"low": 2, "high": 6, "count": 1}),
+    ({**TWO, "players": ["Ann", "Ann"], "start": START}, "refusal.header.players_twice", {}),
+    ({**TWO, "players": ["Ann", " "], "start": START}, "refusal.header.player_name", {}),
+    ({**TWO, "game": "chess"}, "refusal.header.unknown_game",
+     {"game": "'chess'", "games": "camelup-2014, camelup-2018, camelup-cards, last-camel"}),
+    ({**TWO, "start": {**START, "4": ["blue"]}}, "refusal.header.start_twice",
+     {"names": "blue"}),
+    ({**TWO, "start": {"1": ["blue"]}}, "refusal.header.start_missing",
+     {"names": "green, orange, yellow, white"}),
+    (TWO, "refusal.field.missing", {"field": "start"}),
+    ({**TWO, "start": []}, "refusal.field.object", {"field": "start", "value": "[]"}),
+    ({**TWO, "start": {"1": "blue"}}, "refusal.field.list",
+     {"field": "start '1'", "value": "'blue'"}),
+    ({**TWO, "start": {"1": ["pink"]}}, "refusal.field.choice",
+     {"field": "start '1'", "choices": "blue, green, orange, yellow, white", "value": "'pink'"}),
+    ({**TWO, "start": {"17": ["blue"]}}, "refusal.field.space",
+     {"where": '"start"', "space": "'17'", "low": 1, "high": 16}),
+    ({**TWO, "start": START, "leg": 0}, "refusal.field.range",
+     {"field": "leg", "low": 1, "high": 999, "value": 0}),
+    ({**TWO, "start": START, "leg": "2"}, "refusal.field.whole_number",
+     {"field": "leg", "low": 1, "high": 999, "value": "'2'"}),
+])
+def test_a_new_game_the_rules_refuse_is_read_into_its_key_and_values(header, key, params):
+    words = sentence(refused(lambda: Game(header)), SETUP_ERRORS)
+    assert words == {"key": key, "params": params}
+    in_every_language(words)
+
+
+BLANK = np.zeros((480, 640, 3), np.uint8)
+"""A picture with nothing in it: no marker, die or card."""
+
+
+@pytest.mark.parametrize(("make", "key", "params"), [
+    (lambda: learn_colours(BLANK, dice_set("camelup-2018")), "refusal.calibration.dice_missing",
+     {"found": 0, "count": 6, "dice": "blue, green, yellow, red, purple, grey"}),
+    (lambda: learn_card_colours(BLANK), "refusal.calibration.cards_missing",
+     {"found": 0, "count": 5, "camels": "blue, green, orange, yellow, white"}),
+    (lambda: learn_face_colours(BLANK, colour_dice_set("last-camel")),
+     "refusal.calibration.no_die", {"count": 2}),
+    (lambda: calibrate_table(BLANK, load_config(None).layout),
+     "refusal.calibration.markers_not_seen", {"markers": "0, 1, 2, 3"}),
+])
+def test_what_vision_refuses_to_calibrate_is_read_into_its_key_and_values(make, key, params):
+    words = sentence(refused(make), SETUP_ERRORS)
+    assert words == {"key": key, "params": params}
+    in_every_language(words)
+
+
+@pytest.mark.parametrize(("error", "key", "params"), [
+    (str(MarkersNotSeen([3])), "refusal.calibration.markers_not_seen", {"markers": 3}),
+    ("could not find the grey, white die for sure: lay all the dice in the roll zone, apart "
+     "and in full light, and try again", "refusal.calibration.dice_unsure",
+     {"dice": "grey, white"}),
+    ("the blue and green cards look alike: lay one card of each camel face up in view, apart, "
+     "and try again", "refusal.calibration.cards_alike", {"camels": "blue and green"}),
+    ("found 6 camels on the board, the game has 7: could not find the black camel; stand "
+     "every camel alone on its own space, in view, and try again",
+     "refusal.calibration.camels_missing", {"found": 6, "count": 7, "camels": "black"}),
+    ("found 3 camels on the board, the game has 5: could not find the blue, white camels; "
+     "stand every camel alone on its own space, in view, and try again",
+     "refusal.calibration.camels_missing", {"found": 3, "count": 5, "camels": "blue, white"}),
+    ("the roll zone's corners do not make a quadrilateral; mark them again, far left first, "
+     "clockwise", "refusal.calibration.zone_askew", {}),
+    ("the camera looks straight down on the table: the board is read from an angle (25 to 55 "
+     "degrees off vertical)", "refusal.calibration.straight_down", {}),
+    ("the board camera: marker 1 not seen, and the other three are not where the table's "
+     "layout puts them; make sure all four are in view and lit, or mark the corners by hand",
+     "refusal.calibration.board_camera", {"reason": {
+         "key": "refusal.calibration.marker_astray", "params": {"marker": 1}}}),
+    ("the board camera does not see marker(s) 0, 3: make sure all four are in its picture "
+     "and lit, and try again", "refusal.calibration.board_camera_markers",
+     {"markers": "0, 3"}),
+    ("the board camera has no picture: check it is plugged in and try again",
+     "refusal.calibration.no_picture.board_camera", {}),
+    ("the camera could not be measured: no lens position", "refusal.calibration.not_measured",
+     {"why": "no lens position"}),
+    ("cannot write /var/lib/camel-companion/calibration.toml: No space left on device",
+     "refusal.calibration.cannot_write",
+     {"path": "/var/lib/camel-companion/calibration.toml", "why": "No space left on device"}),
+])
+def test_a_calibration_step_refused_is_read_into_its_key_and_values(error, key, params):
+    words = sentence(error, SETUP_ERRORS)
+    assert words == {"key": key, "params": params}
+    in_every_language(words)
 
 
 def test_a_die_the_game_lacks_is_refused_with_a_sentence_of_its_own(table):

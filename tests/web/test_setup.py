@@ -50,16 +50,26 @@ def test_a_new_game_as_placed_keeps_the_stacks_given(client):
     assert answer.json["track"] == start
 
 
-@pytest.mark.parametrize(("body", "status", "error"), [
-    ({"game": "camelup-2014", "players": ["Solo"]}, 409, "players"),
-    ({"game": "camelup-2014", "players": "Ann, Bob"}, 400, '"players" must be a list'),
-    ({"game": "chess", "players": ["A", "B"]}, 409, "chess"),
+@pytest.mark.parametrize(("body", "refused"), [
+    ({"game": "camelup-2014", "players": ["Solo"]},
+     (409, "players", "refusal.header.player_count")),
+    ({"game": "camelup-2018", "players": ["Ann", "Bob", "Ann"]},
+     (409, "names someone twice", "refusal.header.players_twice")),
+    ({"game": "camelup-2014", "players": ["Ann", ""]},
+     (409, "a name on one line", "refusal.header.player_name")),
+    ({"game": "chess", "players": ["A", "B"]}, (409, "chess", "refusal.header.unknown_game")),
+    ({"game": "camelup-2014", "players": ["A", "B"], "start": {"1": ["pink"]}},
+     (409, "must be one of blue, green", "refusal.field.choice")),
+    ({"game": "camelup-2014", "players": "Ann, Bob"}, (400, '"players" must be a list', None)),
 ])
 def test_a_bad_new_game_is_refused_in_one_line_and_the_game_goes_on(client, table, body,
-                                                                     status, error):
+                                                                     refused):
+    """In the page's words too, where a person filling in the page can meet it."""
+    status, error, key = refused
     before = table.snapshot
     answer = client.post("/api/games", json=body, headers=WITH_PIN)
     assert answer.status_code == status and error in answer.json["error"]
+    assert answer.json.get("key") == key
     assert table.snapshot is before
 
 
@@ -91,7 +101,8 @@ class BoardCamera:
 @pytest.mark.parametrize(("board_camera", "status", "answer"), [
     (None, 404, {"error": "no camera reads this table's board"}),
     (BoardCamera(None), 404, {"error": "the camera has not read the board yet: keep hands off "
-                                       "it a moment, then try again"}),
+                                       "it a moment, then try again",
+                              "key": "refusal.board_not_read", "params": {}}),
     (BoardCamera(READ_2018), 200, {"game": "camelup-2018", "stacks": READ_2018[1]}),
 ])
 def test_the_board_as_the_camera_last_read_it_needs_no_pin(table, client, board_camera,
@@ -216,20 +227,27 @@ def test_calibration_by_tapping_the_roll_zone(calibrating):
     assert found["table"]["zone"] == [[float(x), float(y)] for x, y in zone]
 
 
-@pytest.mark.parametrize(("path", "body", "error"), [
-    ("points", {"kind": "zone", "points": [[1, 2]]}, '"points" must be four'),
-    ("points", {"kind": "edge", "points": [[1, 2]] * 4}, '"kind" must be'),
+@pytest.mark.parametrize(("path", "body", "error", "key"), [
+    ("points", {"kind": "zone", "points": [[1, 2]]}, '"points" must be four', None),
+    ("points", {"kind": "edge", "points": [[1, 2]] * 4}, '"kind" must be', None),
     ("points", {"kind": "zone", "points": [[1, 2], [3, 4], [5, 6], [9999, 1]]},
-     "must lie in the 640x480 frame"),
-    ("save", None, "nothing new to save"),
-    ("exposure", None, "only a Pi camera's exposure can be locked"),
-    ("camels", None, "the board is not calibrated: find the markers first"),
+     "must lie in the 640x480 frame", None),
+    ("points", {"kind": "zone", "points": [[100, 100]] * 4},
+     "do not make a quadrilateral", "refusal.calibration.zone_askew"),
+    ("save", None, "nothing new to save", "refusal.calibration.nothing_to_save"),
+    ("exposure", None, "only a Pi camera's exposure can be locked",
+     "refusal.calibration.no_exposure"),
+    ("camels", None, "the board is not calibrated: find the markers first",
+     "refusal.calibration.board_first"),
 ])
 def test_a_calibration_step_that_cannot_be_done_says_why_and_changes_nothing(
-        calibrating, path, body, error):
+        calibrating, path, body, error, key):
+    """In the page's words too, but for what only a script sends (the page taps within the
+    picture, four points of a kind it names)."""
     client, calibrator, _ = calibrating
     answer = client.post(f"/api/calibration/{path}", json=body, headers=WITH_PIN)
     assert answer.status_code == 422 and error in answer.json["error"]
+    assert answer.json.get("key") == key
     assert client.get("/api/calibration").json["unsaved"] == []
     assert not calibrator.calibrated.exists()
 
@@ -239,6 +257,17 @@ def test_markers_not_in_view_are_named(calibrating):
     calibrator.camera.image = calibrator.camera.image[:, :200].copy()
     answer = client.post("/api/calibration/markers", headers=WITH_PIN)
     assert answer.status_code == 422 and "not seen" in answer.json["error"]
+    assert (answer.json["key"], answer.json["params"]) == (
+        "refusal.calibration.markers_not_seen", {"markers": "1, 2"})
+
+
+def test_dice_not_found_are_named_in_the_page_s_words(calibrating):
+    client, calibrator, _ = calibrating
+    calibrator.camera.image = np.zeros_like(calibrator.camera.image)
+    answer = client.post("/api/calibration/colours", headers=WITH_PIN)
+    assert answer.status_code == 422 and answer.json["key"] == "refusal.calibration.dice_missing"
+    assert answer.json["params"] == {"found": 0, "count": 5,
+                                     "dice": "blue, green, orange, yellow, white"}
 
 
 def test_a_table_without_a_camera_has_nothing_to_calibrate(client):

@@ -123,7 +123,8 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
 
 
 def test_the_setup_pages_say_what_is_refused_in_the_page_s_language(browser, served):
-    """As the dashboard does, with the same words: a wrong PIN in German."""
+    """A wrong PIN, a new game the rules refuse and a calibration step that cannot be done,
+    each in the page's language; colours and markers listed as that language lists them."""
     _, _, url = served
     page = phone(browser, url + "new?lang=de")
     page.fill("#pin", "1357")
@@ -131,6 +132,31 @@ def test_the_setup_pages_say_what_is_refused_in_the_page_s_language(browser, ser
     expect(page.locator("#toast")).to_have_text(
         "falsche PIN: Frag den Gastgeber des Tisches danach (sie wird dort angezeigt, wo der "
         "Begleiter gestartet wurde)")
+    unlock(page)
+    page.locator("#players input").nth(1).fill("Ann")
+    page.click("#start-game")
+    expect(page.locator("#toast")).to_have_text(
+        "zwei Spieler haben denselben Namen: Jeder Spieler braucht einen eigenen")
+    assert page.errors == []
+
+    page = phone(browser, url + "calibrate?lang=fr")
+    unlock(page)
+    page.click("#lock-exposure")
+    expect(page.locator("#toast")).to_have_text(
+        "seule l'exposition d'une caméra du Pi peut être bloquée ; cette caméra règle la sienne")
+    assert page.evaluate("""() => {
+      const boot = JSON.parse(document.getElementById("boot").textContent);
+      const { worded } = window.camelWords(boot.lang, boot.words);
+      return [
+        worded({ key: "refusal.calibration.dice_missing",
+                 params: { found: 4, count: 5, dice: "grey, white" } }, ""),
+        worded({ key: "refusal.calibration.markers_not_seen", params: { markers: "0, 2" } }, ""),
+      ];
+    }""") == [
+        "4 dés trouvés, le jeu en a 5 (il manque : gris et blanc) : posez-les tous en vue, "
+        "séparés, puis réessayez",
+        "repère(s) 0 et 2 non vu(s) : veillez à ce que les quatre soient en vue et éclairés, ou "
+        "marquez les coins à la main"]
     assert page.errors == []
 
 

@@ -18,6 +18,10 @@ window.camelWords = (lang, W) => {
   const ordinal = (n) => t("place." + ordinals.select(n), { n: number(n) });
   const colour = (c) => (c ? t("colour." + c) : t("hidden"));
 
+  // The table's English list ("grey, white", "blue and green") as this language lists it.
+  const lists = new Intl.ListFormat(lang, { type: "conjunction" });
+  const list = (text, each) => lists.format(String(text).split(/, | and /).map(each));
+
   // A panel button as its label reads: a colour in this language, the others as printed.
   function buttonName(label) {
     const name = label.toLowerCase();
@@ -32,6 +36,8 @@ window.camelWords = (lang, W) => {
     for (const [k, v] of Object.entries(words.params)) {
       const kind = k.replace(/\d$/, "");
       if (kind === "camel" || kind === "die") params[k] = v.split("-").map(colour).join("/");
+      else if (kind === "camels" || kind === "dice") params[k] = list(v, colour);
+      else if (kind === "markers") params[k] = list(v, (m) => number(Number(m)));
       else if (kind === "pile") params[k] = t("pile." + v);
       else if (kind === "figure") params[k] = t("figure." + v);
       else if (kind === "tile") params[k] = t("tile." + v.replace(" ", "_"));

@@ -43,6 +43,17 @@ def unlock(page, player=""):
     page.select_option("#pin-player", player)
     page.click("#pin-submit")
     page.wait_for_selector("#controls:not([hidden])")
+
+
+def unlock_after_a_wrong_pin(page, refusal):
+    """A wrong PIN first, refused with words starting `refusal`, then the right one."""
+    page.click("#lock")
+    page.fill("#pin-input", "0000")
+    page.click("#pin-submit")
+    page.wait_for_selector(f"#pin-error:has-text('{refusal}')")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-submit")
+    page.wait_for_selector("#controls:not([hidden])")
     page.wait_for_selector("#live.on")
 
 
@@ -70,13 +81,7 @@ def test_the_pin_unlocks_the_controls_and_a_roll_is_logged_from_the_page(browser
     table, url = served
     page = open_page(browser, url)
     assert page.is_hidden("#controls")
-    page.click("#lock")
-    page.fill("#pin-input", "0000")
-    page.click("#pin-submit")
-    page.wait_for_selector("#pin-error:has-text('wrong PIN')")
-    page.fill("#pin-input", PIN)
-    page.click("#pin-submit")
-    page.wait_for_selector("#controls:not([hidden])")
+    unlock_after_a_wrong_pin(page, "wrong PIN")
     page.click('#kinds [data-kind="roll"]')
     page.click('#composer [data-die="green"]')
     page.click('#composer [data-value="2"]')

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.table import Announce
-from tests.web.conftest import PIN, ROLL
-from tests.web.test_browser import TABLET, open_page
+from tests.web.conftest import ROLL
+from tests.web.test_browser import TABLET, open_page, unlock_after_a_wrong_pin
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -184,13 +184,7 @@ def test_a_wrong_pin_a_refused_press_and_a_refused_correction_are_said_in_german
                                                                                   served):
     table, url = served
     page = open_page(browser, f"{url}?lang=de", TABLET)
-    page.click("#lock")
-    page.fill("#pin-input", "0000")
-    page.click("#pin-submit")
-    page.wait_for_selector("#pin-error:has-text('falsche PIN: Frag den Gastgeber')")
-    page.fill("#pin-input", PIN)
-    page.click("#pin-submit")
-    page.wait_for_selector("#controls:not([hidden])")
+    unlock_after_a_wrong_pin(page, "falsche PIN: Frag den Gastgeber")
     table.submit(Announce("BLUE button: no blue leg betting tile is left this leg")).result(5)
     page.wait_for_selector("#toast:has-text('Taste BLAU')")
     assert page.text_content("#toast") == ("Taste BLAU: in dieser Etappe ist keine Etappenwette "

@@ -674,9 +674,14 @@ class _Drawing:
         reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
         region = self._reach(space, max(height, len(stacks[space])), costs)
 
+        tried: dict[tuple[int, int], float] = {}
+
         def cost_at(shift: np.ndarray) -> float:
-            self.shifts[space] = shift
-            return self._cost(costs, stacks, region)
+            key = (int(shift[0]), int(shift[1]))
+            if key not in tried:   # each step downhill looks again at most of the last's
+                self.shifts[space] = shift
+                tried[key] = self._cost(costs, stacks, region)
+            return tried[key]
 
         best = (cost_at(np.zeros(2, np.int64)), np.zeros(2, np.int64))
         # downhill, a coarse step at a time then a pixel at a time: the fit's cost falls

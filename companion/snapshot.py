@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game import Game
-from companion.rules import cards, last_camel
 from companion.store import GAME_CHANGES, Record
 
 HIDDEN_ACTIONS = ("race_bet", "final_bet")
@@ -76,7 +75,7 @@ def build_view(game: Game, records: Sequence[Record], *, version: int,
             for line in lines]
     return {
         **views[-1],
-        **_CHOICES.get(rules.game, _nothing)(state),
+        **rules.choices(state),
         "version": version,
         "history": history,
         "corrections": corrections,
@@ -320,46 +319,8 @@ def _number(text: str) -> int | float:
 
 def pieces(game: Game) -> dict[str, Any]:
     """The game's pieces and words, so a page can offer every action without knowing the rules."""
-    players = [p["name"] for p in game.rules.state_json(game.state)["players"]]
-    if game.rules.game == cards.GAME:
-        return {"camels": list(cards.CAMELS), "figures": list(cards.FIGURES),
-                "kinds": list(cards.KINDS), "piles": list(cards.PILES),
-                "winner_cards": list(cards.WINNER_CARDS), "players": players}
-    if game.rules.game == last_camel.GAME:
-        return {"camels": list(game.state.camels), "faces": list(last_camel.FACES),
-                "colours": list(last_camel.COLOURS), "players": players}
-    edition = game.rules.edition  # type: ignore[attr-defined]
-    return {
-        "camels": list(edition.racing_camels),
-        "crazy_camels": list(edition.crazy_camels),
-        "dice": list(edition.dice),
-        "spaces": edition.spaces,
-        "tile": edition.tile.action,
-        "tile_sides": list(edition.tile_sides),
-        "partnerships": bool(edition.partnerships_from
-                             and len(game.header["players"]) >= edition.partnerships_from),
-        "players": players,
-    }
-
-
-def last_camel_rolls(state: last_camel.State) -> dict[str, Any]:
-    """Every legal way to use each pair of faces the two dice can show, so a page offers only
-    the camels a die can move (and no move when neither can): `rolls` maps "FACE FACE" (in
-    the order of the faces) to the move lists a roll of them may log."""
-    if state.finished:
-        return {"rolls": {}}
-    faces = last_camel.FACES
-    return {"rolls": {
-        f"{a} {b}": [[m.to_json() for m in way] for way in last_camel.roll_ways(state, (a, b))]
-        for i, a in enumerate(faces) for b in faces[i:]}}
-
-
-def _nothing(state: Any) -> dict[str, Any]:
-    return {}
-
-
-_CHOICES: dict[str, Callable[[Any], dict[str, Any]]] = {last_camel.GAME: last_camel_rolls}
-"""What a page needs beside the legal actions to offer a game's choices, by the game's name."""
+    return {**game.rules.pieces(game.state, game.header),
+            "players": [p["name"] for p in game.rules.state_json(game.state)["players"]]}
 
 
 def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from companion.errors import BadHeader
 
 
 class GameRules(Protocol):
-    """What a game's rules offer: read its log, apply an action, list what is legal."""
+    """What a game's rules offer: read its log, apply an action, list what is legal, and what
+    a page needs to offer its actions."""
 
     game: str
 
@@ -27,6 +28,8 @@ class GameRules(Protocol):
     def state_json(self, state: Any) -> dict[str, Any]: ...
     def state_from_json(self, view: Mapping[str, Any]) -> Any: ...
     def leg_scoring_now(self, state: Any) -> list[dict[str, Any]]: ...
+    def pieces(self, state: Any, header: Mapping[str, Any]) -> dict[str, Any]: ...
+    def choices(self, state: Any) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +45,11 @@ class Rules:
     state_json: Callable[[Any], dict[str, Any]]
     state_from_json: Callable[[Mapping[str, Any]], Any]
     leg_scoring_now: Callable[[Any], list[dict[str, Any]]]
+    pieces: Callable[[Any, Mapping[str, Any]], dict[str, Any]]
+    """The game's pieces and words (its camels, dice, cards...), so a page can offer every
+    action without knowing the rules; from the state and the header the game began with."""
+    choices: Callable[[Any], dict[str, Any]] = lambda state: {}
+    """What a page needs beside the legal actions to offer the game's choices (none in most)."""
     edition: Any = None
     """The edition of a game printed in several (Camel Up 2014 and 2018), else None."""
 

@@ -732,10 +732,26 @@ def state_from_json(edition: Edition, view: Mapping[str, Any]) -> State:
     return initial_state(edition, header_for(view))
 
 
+def pieces(edition: Edition, state: State, header: Mapping[str, Any]) -> dict[str, Any]:
+    """The edition's camels, dice, spaces and desert tile, and whether partners may be
+    named (with as many players as that takes)."""
+    return {
+        "camels": list(edition.racing_camels),
+        "crazy_camels": list(edition.crazy_camels),
+        "dice": list(edition.dice),
+        "spaces": edition.spaces,
+        "tile": edition.tile.action,
+        "tile_sides": list(edition.tile_sides),
+        "partnerships": bool(edition.partnerships_from
+                             and len(header["players"]) >= edition.partnerships_from),
+    }
+
+
 def edition_rules(edition: Edition) -> Rules:
     """One edition's rules behind the interface every game offers the rest of the companion."""
     return Rules(edition.game, initial_state=partial(initial_state, edition),
                  parse_action=partial(parse_action, edition), apply=apply,
                  legal_actions=legal_actions, state_json=state_json,
                  state_from_json=partial(state_from_json, edition),
-                 leg_scoring_now=leg_scoring_now, edition=edition)
+                 leg_scoring_now=leg_scoring_now, pieces=partial(pieces, edition),
+                 edition=edition)

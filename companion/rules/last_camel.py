@@ -509,6 +509,23 @@ def leg_scoring_now(state: State) -> list[dict[str, Any]]:
     return []
 
 
+def pieces(state: State, header: Mapping[str, Any]) -> dict[str, Any]:
+    """The camels in this race, the dice's faces and the colours among them."""
+    return {"camels": list(state.camels), "faces": list(FACES), "colours": list(COLOURS)}
+
+
+def choices(state: State) -> dict[str, Any]:
+    """Every legal way to use each pair of faces the two dice can show, so a page offers only
+    the camels a die can move (and no move when neither can): `rolls` maps "FACE FACE" (in
+    the order of the faces) to the move lists a roll of them may log."""
+    if state.finished:
+        return {"rolls": {}}
+    return {"rolls": {
+        f"{a} {b}": [[m.to_json() for m in way] for way in roll_ways(state, (a, b))]
+        for i, a in enumerate(FACES) for b in FACES[i:]}}
+
+
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
               legal_actions=legal_actions, state_json=state_json,
-              state_from_json=state_from_json, leg_scoring_now=leg_scoring_now)
+              state_from_json=state_from_json, leg_scoring_now=leg_scoring_now,
+              pieces=pieces, choices=choices)

@@ -296,7 +296,9 @@ class BoardReader:
     def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
         """The stacks (space: camels bottom to top, by index) the frame's colours fit best:
         from an empty board, each camel in turn moved to where the fit improves most (off
-        the board included), then camels swapped pairwise, round after round."""
+        the board included), then camels swapped pairwise, round after round; then each
+        stack shifted to fit, the search run again, and each stack remade (`_reordered`),
+        while remaking changes anything."""
         drawing = self._drawing
         candidates = drawing.candidates(costs) - drawing.covered(costs)
 
@@ -320,26 +322,14 @@ class BoardReader:
 
     def _reordered(self, costs: np.ndarray, stacks: dict[int, list[int]]
                    ) -> dict[int, list[int]]:
-        """`stacks` with each stack made what fits the frame best, each option at the shift
-        that fits it best: its camels in every order (or, in a tall stack, each moved to
-        every height in it), and any other camel put in at any height (taken off its own
-        stack or from off the board). A stack's shift found for a wrong order, or for a camel
+        """`stacks` with each stack remade as fits the frame best (`_remade`), each way at
+        the shift that fits it best: a stack's shift found for a wrong order, or for a camel
         too few, holds it in place against every single move tried at that shift."""
         drawing, n = self._drawing, len(self.names)
         for space in sorted(stacks):
-            pile = stacks.get(space)
-            if not pile:
+            if space not in stacks:
                 continue   # its camels were taken onto another stack
-            orders = {tuple(order) for order in itertools.permutations(pile)
-                      } if len(pile) <= _REORDER else {
-                (*rest[:k], camel, *rest[k:]) for camel in pile
-                for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
-            options = [{**stacks, space: list(order)} for order in orders
-                       if list(order) != pile]
-            for camel in set(range(n)) - set(pile):
-                base = _without(stacks, camel)
-                options += [{**base, space: [*pile[:k], camel, *pile[k:]]}
-                            for k in range(len(pile) + 1)]
+            options = _remade(stacks, space, n)
             # each option's camels on the board beyond those now, each worth _ABSENT
             credit = [_ABSENT * (sum(map(len, o.values())) - sum(map(len, stacks.values())))
                       for o in options]
@@ -472,6 +462,25 @@ def _swapped(stacks: dict[int, list[int]], a: int, b: int) -> dict[int, list[int
     """`stacks` with camels `a` and `b` in each other's places."""
     return {space: [b if c == a else a if c == b else c for c in pile]
             for space, pile in stacks.items()}
+
+
+def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, list[int]]]:
+    """`stacks` with the stack on `space` remade every way one step from it: its camels in
+    every other order (in a stack taller than _REORDER, each camel moved to every other
+    height in it), and each of the `n` camels not in it put in at every height, taken off
+    its own stack or from off the board."""
+    pile = stacks[space]
+    if len(pile) <= _REORDER:
+        orders = set(itertools.permutations(pile))
+    else:
+        orders = {(*rest[:k], camel, *rest[k:]) for camel in pile
+                  for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
+    options = [{**stacks, space: list(order)} for order in orders if list(order) != pile]
+    for camel in set(range(n)) - set(pile):
+        base = _without(stacks, camel)
+        options += [{**base, space: [*pile[:k], camel, *pile[k:]]}
+                    for k in range(len(pile) + 1)]
+    return options
 
 
 def _placings(stacks: dict[int, list[int]], camel: int, spaces: set[int]

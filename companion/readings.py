@@ -18,7 +18,6 @@ from typing import Any
 
 from companion.errors import IllegalAction
 from companion.game import Game
-from companion.rules import cards, last_camel
 from companion.rules.fields import as_choice, as_int
 
 CONFIDENT = 0.8
@@ -101,14 +100,14 @@ class FaceReading:
 
 AnyReading = Reading | CardReading | FaceReading
 
-_READINGS: dict[str, type[CardReading] | type[FaceReading]] = {
-    cards.GAME: CardReading, last_camel.GAME: FaceReading}
-"""What the camera reads in each game other than the board games (their dice: `Reading`)."""
+_READINGS: dict[str, type[Reading] | type[CardReading] | type[FaceReading]] = {
+    "die": Reading, "card": CardReading, "face": FaceReading}
+"""Each kind of reading, by what a game's rules say the camera reports in it (`reads`)."""
 
 
 def reading_for(game: Game, line: Mapping[str, Any]) -> AnyReading:
     """The camera's JSON read as what it sees in `game`: a die, a racing card or a face."""
-    return _READINGS.get(game.rules.game, Reading).from_json(line)
+    return _READINGS[game.rules.reads].from_json(line)
 
 
 def _object(line: Any) -> None:
@@ -194,9 +193,10 @@ def _judge_card(game: Game, reading: CardReading, confident: float) -> Verdict:
                                   "the next leg is set up")
     if reading.camel is None or reading.value is None:
         return Verdict("pending", "the racing card could not be read: check it")
-    if reading.camel not in cards.CAMELS:
+    pieces = game.rules.pieces(state, game.header)
+    if reading.camel not in pieces["camels"]:
         return Verdict("refused", f"Camel Up Cards has no {reading.camel} camel")
-    if reading.value not in cards.CARDS_PER_COLOUR:
+    if reading.value not in pieces["values"]:
         return Verdict("pending", f"a racing card shows +1 or +2, not +{reading.value}: check it")
     try:
         verdict = confirm(game, reading)
@@ -211,7 +211,7 @@ def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
                 confident: float) -> Verdict:
     if game.state.finished:
         return Verdict("refused", "the race is over: no die is rolled")
-    if reading.face is not None and reading.face not in last_camel.FACES:
+    if reading.face is not None and reading.face not in _faces(game):
         return Verdict("refused", f"The Last Camel's dice have no {reading.face} face")
     if partner is None:
         return Verdict("waiting", "waiting for the other die")
@@ -221,7 +221,7 @@ def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
     least = min(partner.confidence, reading.confidence)
     if least < confident:
         return Verdict("pending", f"read with {least:.0%} confidence: check the dice")
-    ways = last_camel.roll_ways(game.state, faces)  # type: ignore[arg-type]
+    ways = _roll_ways(game, faces)  # type: ignore[arg-type]
     if len(ways) > 1:
         return Verdict("pending", f"{' and '.join(faces)} can be used {len(ways)} ways: "
                                   "choose the camels")
@@ -234,20 +234,36 @@ def confirm_roll(game: Game, dice: Any, moves: Any = None) -> Verdict:
     state = game.state
     if state.finished:
         raise IllegalAction("the race is over: no die is rolled")
+    faces = _faces(game)
     if not (isinstance(dice, list | tuple) and len(dice) == 2
-            and all(face in last_camel.FACES for face in dice)):
+            and all(face in faces for face in dice)):
         raise IllegalAction(f'"dice" must be the two faces rolled, each one of '
-                            f'{", ".join(last_camel.FACES)}, not {dice!r}: tap each die\'s face')
+                            f'{", ".join(faces)}, not {dice!r}: tap each die\'s face')
     if moves is None:
-        ways = last_camel.roll_ways(state, (dice[0], dice[1]))
+        ways = _roll_ways(game, (dice[0], dice[1]))
         if len(ways) > 1:
             raise IllegalAction(f"{' and '.join(dice)} can be used {len(ways)} ways: choose "
                                 "the camels on a phone")
-        moves = [m.to_json() for m in ways[0]]
+        moves = ways[0]
     line = {"player": state.player_to_act, "action": "roll", "dice": list(dice),
             "moves": moves}
     game.rules.apply(state, game.parse_action(line))
     return Verdict("accepted", f"{' and '.join(dice)} rolled by {line['player']}", line)
+
+
+def _faces(game: Game) -> list[str]:
+    """The faces the game's dice show."""
+    faces: list[str] = game.rules.pieces(game.state, game.header)["faces"]
+    return faces
+
+
+def _roll_ways(game: Game, faces: tuple[str, str]) -> list[list[dict[str, Any]]]:
+    """Every legal way (a list of moves) to use two faces the dice show, as the game's rules
+    offer them for the pair (`choices`' `rolls`, keyed in the order of the faces)."""
+    order = _faces(game)
+    first, second = sorted(faces, key=order.index)
+    ways: list[list[dict[str, Any]]] = game.rules.choices(game.state)["rolls"][f"{first} {second}"]
+    return ways
 
 
 def _confirm_card(game: Game, reading: CardReading) -> Verdict:

@@ -20,6 +20,7 @@ class GameRules(Protocol):
     a page needs to offer its actions."""
 
     game: str
+    reads: str
 
     def initial_state(self, header: Mapping[str, Any]) -> Any: ...
     def parse_action(self, line: Mapping[str, Any]) -> Any: ...
@@ -50,6 +51,9 @@ class Rules:
     action without knowing the rules; from the state and the header the game began with."""
     choices: Callable[[Any], dict[str, Any]] = lambda state: {}
     """What a page needs beside the legal actions to offer the game's choices (none in most)."""
+    reads: str = "die"
+    """What the camera reports in the game: "die" (a die and the value it shows), "card" (a
+    racing card), "face" (one face of a pair of dice thrown together)."""
     edition: Any = None
     """The edition of a game printed in several (Camel Up 2014 and 2018), else None."""
 

@@ -883,12 +883,13 @@ def state_from_json(view: Mapping[str, Any]) -> State:
 
 
 def pieces(state: State, header: Mapping[str, Any]) -> dict[str, Any]:
-    """The camels, the figures, the kinds of leg card, the piles and the Winner cards."""
-    return {"camels": list(CAMELS), "figures": list(FIGURES), "kinds": list(KINDS),
-            "piles": list(PILES), "winner_cards": list(WINNER_CARDS)}
+    """The camels, the racing cards' values, the figures, the kinds of leg card, the piles
+    and the Winner cards."""
+    return {"camels": list(CAMELS), "values": list(CARDS_PER_COLOUR), "figures": list(FIGURES),
+            "kinds": list(KINDS), "piles": list(PILES), "winner_cards": list(WINNER_CARDS)}
 
 
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
               legal_actions=legal_actions, state_json=state_json,
               state_from_json=state_from_json, leg_scoring_now=leg_scoring_now,
-              pieces=pieces)
+              pieces=pieces, reads="card")

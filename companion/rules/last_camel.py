@@ -528,4 +528,4 @@ def choices(state: State) -> dict[str, Any]:
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
               legal_actions=legal_actions, state_json=state_json,
               state_from_json=state_from_json, leg_scoring_now=leg_scoring_now,
-              pieces=pieces, choices=choices)
+              pieces=pieces, choices=choices, reads="face")

@@ -23,7 +23,8 @@ def test_the_state_names_the_pieces_a_page_offers(client):
     state = client.get("/api/state").json
     assert state["game"] == "camelup-cards"
     assert state["pieces"] == {
-        "camels": ["blue", "green", "orange", "white", "yellow"], "figures": ["fennec", "palm"],
+        "camels": ["blue", "green", "orange", "white", "yellow"], "values": [1, 2],
+        "figures": ["fennec", "palm"],
         "kinds": ["winner", "midfield"], "piles": ["winner", "loser"],
         "winner_cards": [5, 3, 2, 2], "players": ["Ann", "Bob", "Cy"]}
     assert state["legal"] == [{"action": "leg_setup", "deck": 12}]

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.rules.cards import GAME as CARDS_GAME
+from companion.rules import GAMES
 
 log = logging.getLogger("camel_companion.calibration")
 
@@ -81,13 +81,14 @@ class Calibrator:
         table = vision.calibration
         colours = vision.colours_for(game)
         reach = {}
-        if game in DICE_SETS:
+        reads = _reads(game)
+        if reads == "die" and game in DICE_SETS:
             reader: Any = DiceReader(dice_set(game), colours, table=table,
                                      threshold=vision.threshold)
-        elif game in COLOUR_DICE_SETS:
+        elif reads == "face" and game in COLOUR_DICE_SETS:
             reader = ColourDiceReader(colour_dice_set(game), colours, table=table,
                                       threshold=vision.threshold)
-        elif game == CARDS_GAME:
+        elif reads == "card":
             reader = CardReader(colours, table=table, threshold=vision.threshold)
             reach = {"reach": CARD_REACH}
         else:
@@ -187,12 +188,13 @@ class Calibrator:
 
         table = self._found.get("table", self._vision.calibration)
         frame = self._frame()
+        reads = _reads(game)
         try:
-            if game in DICE_SETS:
+            if reads == "die" and game in DICE_SETS:
                 colours = learn_colours(frame, dice_set(game), table=table)
-            elif game in COLOUR_DICE_SETS:
+            elif reads == "face" and game in COLOUR_DICE_SETS:
                 colours = learn_face_colours(frame, colour_dice_set(game), table=table)
-            elif game == CARDS_GAME:
+            elif reads == "card":
                 colours = learn_card_colours(frame, table=table)
             else:
                 raise CalibrationRefused(f"the camera reads nothing of {game}: no colours to "
@@ -371,3 +373,9 @@ def _write_whole(path: Path, data: bytes) -> None:
 def _points(points: Any) -> list[list[float]] | None:
     return None if points is None else [[round(float(x), 1), round(float(y), 1)]
                                         for x, y in points]
+
+
+def _reads(game: str) -> str | None:
+    """What the camera reports in `game`, as its rules say (a die, a racing card, a face of
+    a pair of dice), or None for a game the companion does not know."""
+    return GAMES[game].reads if game in GAMES else None

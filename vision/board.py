@@ -464,6 +464,12 @@ def _swapped(stacks: dict[int, list[int]], a: int, b: int) -> dict[int, list[int
             for space, pile in stacks.items()}
 
 
+def _union(boxes: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """The smallest box (x0, y0, x1, y1) holding every one of `boxes`."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, list[int]]]:
     """`stacks` with the stack on `space` remade every way one step from it: its camels in
     every other order (in a stack taller than _REORDER, each camel moved to every other
@@ -530,9 +536,8 @@ class _Drawing:
         self.extents = {}
         for space in range(1, TRACK_SPACES + 1):
             for count in range(1, n + 1):
-                boxes = [boxes_of[space, level] for level in range(count)]
-                self.extents[space, count] = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                                              max(b[2] for b in boxes), max(b[3] for b in boxes))
+                self.extents[space, count] = _union([boxes_of[space, level]
+                                                     for level in range(count)])
         #: each pixel's place in the drawing, row by row
         self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0]),
                                 dtype=np.int32
@@ -546,6 +551,8 @@ class _Drawing:
         self.pixels_per_mm = float(np.sqrt(cv2.contourArea(
             view.board_outline().astype(np.float32)) / (1 << 2 * SHIFT)
             / ((x1 - x0) * (y1 - y0)))) * _SCALE
+        #: how far (pixels) a stack may be shifted off its space's middle (_ASKEW)
+        self.reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
 
     def _apron(self, space: int, offset: np.ndarray) -> np.ndarray:
         """The part of `space`'s square that no camel standing there covers in the image
@@ -611,8 +618,7 @@ class _Drawing:
                  for pile in (stacks.get(s), option.get(s)) if pile]
         if not boxes:
             return 0.0
-        region = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        region = _union(boxes)
         # the stacks a move starts from are the same for every move tried from them
         key = (id(stacks), region)
         if key not in self._before:
@@ -658,21 +664,19 @@ class _Drawing:
             if option.get(space):
                 self.align(costs, option, space, changed[space])
         moved = {s: self.shifts[s] for s in changed if option.get(s)}
-        boxes = [self._reach(s, height, costs) for s, height in changed.items()]
-        region = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        region = _union([self._within_reach(s, height) for s, height in changed.items()])
         after = self._cost(costs, option, region)
         for space in changed:
             self.shifts.pop(space, None)
         self.shifts.update(kept)
         return after - self._cost(costs, stacks, region), moved
 
-    def _reach(self, space: int, count: int, costs: np.ndarray) -> tuple[int, int, int, int]:
+    def _within_reach(self, space: int, count: int) -> tuple[int, int, int, int]:
         """The pixels a stack of `count` camels on `space` may cover at any shift (_ASKEW)."""
-        reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
         x0, y0, x1, y1 = self.extents[space, count]
-        return (max(0, x0 - reach), max(0, y0 - reach), min(costs.shape[2], x1 + reach),
-                min(costs.shape[1], y1 + reach))
+        height, width = self.pixels.shape
+        return (max(0, x0 - self.reach), max(0, y0 - self.reach), min(width, x1 + self.reach),
+                min(height, y1 + self.reach))
 
     def align(self, costs: np.ndarray, stacks: Mapping[int, list[int]], space: int,
               height: int = 0) -> None:
@@ -680,8 +684,8 @@ class _Drawing:
         stands a little off its space's middle, as hands set it down (_ASKEW); judged over
         the pixels a stack of its height, or of `height` camels where that is more, may
         cover."""
-        reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
-        region = self._reach(space, max(height, len(stacks[space])), costs)
+        reach = self.reach
+        region = self._within_reach(space, max(height, len(stacks[space])))
 
         tried: dict[tuple[int, int], float] = {}
 

@@ -297,11 +297,12 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     assignment, odd = _assigned(seen, nominal)
     if (assignment is None or odd.any()) and table is not None:
         # a die the reader missed, its place taken by a side face or a shadow of another
-        seen += [blob for blob in _blobs_on_mat(image, table)
+        mat = _standing_out(image, table)
+        seen += [blob for blob in _blobs_on_mat(mat, table)
                  if not any(_holds(box, blob[0]) for box, _ in seen)]
         assignment, odd = _assigned(seen, nominal)
-    if (assignment is None or odd.any()) and table is not None:
-        seen, assignment, odd = _with_colour_search(image, table, seen, nominal)
+        if assignment is None or odd.any():
+            seen, assignment, odd = _with_colour_search(mat, table, seen, nominal)
     if assignment is None:
         raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: could "
                                f"not find the {_missing(seen, nominal, colours)} die; lay "
@@ -314,7 +315,7 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
                                                                 strict=True)})
 
 
-def _with_colour_search(image: np.ndarray, table: TableCalibration, seen: list,
+def _with_colour_search(mat: _Mat, table: TableCalibration, seen: list,
                         nominal: np.ndarray) -> tuple[list, np.ndarray | None, np.ndarray]:
     """`seen`, its places matched to the set's dice as `_assigned` matches them, with each die
     not found for sure looked for by the colour this light gives it: the median shift from
@@ -329,7 +330,7 @@ def _with_colour_search(image: np.ndarray, table: TableCalibration, seen: list,
     places = {die: seen[k] for die, k in found.items()}
     for die in range(len(nominal)):
         if die not in places:
-            place = _by_colour(image, table, expected, die, taken)
+            place = _by_colour(mat, table, expected, die, taken)
             if place is None:
                 return seen, *_assigned(seen, nominal)
             places[die] = place
@@ -343,17 +344,13 @@ def _surely_found(seen: list, nominal: np.ndarray) -> dict[int, int]:
     shift, as `_assigned` judges it."""
     if not seen:
         return {}
-    measured = colour_feature(np.array([bgr for _, bgr in seen[:len(nominal) + 4]],
-                                       np.float64))
-    cost = colour_distance(measured[:, None], nominal[None])
-    if len(measured) >= len(nominal):
-        dice_of = cheapest_assignment(cost.T)
-        pairs = {die: place for die, place in enumerate(dice_of)}
-    else:
-        pairs = {die: place for place, die in enumerate(cheapest_assignment(cost))}
-    gaps = np.array([cost[place, die] for die, place in pairs.items()])
-    far = gaps > 2.5 * float(np.median(gaps)) + 2.0
-    return {die: place for (die, place), odd in zip(pairs.items(), far, strict=True) if not odd}
+    assignment, odd = _assigned(seen, nominal)
+    if assignment is not None:
+        return {die: int(place) for die, (place, far) in enumerate(zip(assignment, odd,
+                                                                       strict=True)) if not far}
+    dice, gaps = _matched(seen, nominal)
+    return {die: place for place, (die, far) in enumerate(zip(dice, _far(gaps), strict=True))
+            if not far}
 
 
 def _assigned(seen: list, nominal: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -368,24 +365,33 @@ def _assigned(seen: list, nominal: np.ndarray) -> tuple[np.ndarray | None, np.nd
                                        np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
     assignment = cheapest_assignment(cost)
-    gaps = cost[np.arange(len(nominal)), assignment]
-    return assignment, gaps > 2.5 * float(np.median(gaps)) + 2.0
+    return assignment, _far(cost[np.arange(len(nominal)), assignment])
+
+
+def _matched(seen: list, nominal: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """For each of the places `seen` (no more than the set has dice), the die of the set it
+    is, each die once, nearest overall; and how far each lies from its die's colour."""
+    measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
+    cost = colour_distance(measured[:, None], nominal[None])
+    dice = cheapest_assignment(cost)
+    return dice, cost[np.arange(len(dice)), dice]
+
+
+def _far(gaps: np.ndarray) -> np.ndarray:
+    """Which of the dice matched lie far off the others' shift from their colours."""
+    return gaps > 2.5 * float(np.median(gaps)) + 2.0
 
 
 def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:
     """The colours of the dice not found, by matching those found (box, colour) to the
     nearest of the set's, each once: what a person must look for on the table."""
-    if not seen:
-        return ", ".join(colours)
-    measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
-    found = cheapest_assignment(colour_distance(measured[:, None], nominal[None]))
+    found = _matched(seen, nominal)[0] if seen else []
     return ", ".join(c for k, c in enumerate(colours) if k not in found)
 
 
-def _blobs_on_mat(image: np.ndarray, table: TableCalibration
+def _blobs_on_mat(mat: _Mat, table: TableCalibration
                   ) -> list[tuple[tuple[int, int, int, int], tuple[float, float, float]]]:
     """Die-sized blobs standing out from the roll zone's mat: their boxes and their colours."""
-    mat = _standing_out(image, table)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mat.out)
     area = table.die_size ** 2
     found = []
@@ -403,13 +409,12 @@ def _blobs_on_mat(image: np.ndarray, table: TableCalibration
     return found
 
 
-def _by_colour(image: np.ndarray, table: TableCalibration, expected: np.ndarray, die: int,
+def _by_colour(mat: _Mat, table: TableCalibration, expected: np.ndarray, die: int,
                taken: Sequence[tuple[int, int, int, int]]
                ) -> tuple[tuple[int, int, int, int], tuple[float, float, float]] | None:
     """The largest die-sized patch standing out from the mat, outside the places `taken`, whose
     pixels lie nearer die `die`'s `expected` colour (features of every die of the set under
     this light) than any other die's: its box and colour, or None where there is none."""
-    mat = _standing_out(image, table)
     distances = colour_distance(colour_feature(mat.crop)[:, :, None], expected[None, None])
     ours = ((distances.argmin(axis=2) == die) & (distances[:, :, die] < MAX_DISTANCE)
             & (mat.out > 0)).astype(np.uint8)

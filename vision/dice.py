@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.colours import DiceColours
-from vision.dicenet import DIE, Spot, merge, search_scales, spots_at
+from vision.dicenet import DIE, Spot, merge, search_scales, second_look, spots_at
 from vision.dicesets import DiceSet
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class DiceReader:
         found = spots_at(image, scales, least=_LEAST_DIE)
         smooth = cv2.GaussianBlur(image, (3, 3), 0)
         if self.table is None:
-            dice = merge(found)
+            dice = second_look(image, merge(found))
         else:
             dice = self._one_per_die(merge(found, apart=_NEIGHBOURS), (x0, y0))
         readings = [self._spot_reading(spot, smooth, (x0, y0), frame.shape) for spot in dice]

@@ -108,10 +108,13 @@ def probabilities(inputs: np.ndarray, *, model: Path = MODEL) -> np.ndarray:
     corner is (STRIDE * c, STRIDE * r)."""
     net = _network(str(model))
     net.setInput(np.ascontiguousarray(inputs)[None])
-    logits = net.forward()[0]
-    logits = logits - logits.max(axis=0, keepdims=True)
-    odds = np.exp(logits)
-    return odds / odds.sum(axis=0, keepdims=True)
+    return _softmax(net.forward()[0], axis=0)
+
+
+def _softmax(logits: np.ndarray, axis: int) -> np.ndarray:
+    """The network's answers (logits along `axis`) as probabilities."""
+    odds = np.exp(logits - logits.max(axis=axis, keepdims=True))
+    return odds / odds.sum(axis=axis, keepdims=True)
 
 
 def busy_regions(inputs: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -213,3 +216,64 @@ def merge(found: list[Spot], *, apart: float = 0.7) -> list[Spot]:
         side = float(np.exp(np.average(np.log([s.side for s in near]), weights=weights)))
         merged.append(Spot(x, y, side, (1.0 - k.die, *(float(f) * k.die for f in faces))))
     return merged
+
+
+#: a die whose face the network is at least this sure of at first needs no second look
+_SURE = 0.9
+
+
+def _turned(window: np.ndarray) -> list[np.ndarray]:
+    """A window (channels, WINDOW, WINDOW) in its eight orientations: the four quarter turns,
+    each also mirrored."""
+    views = []
+    for quarter in range(4):
+        view = np.rot90(window, quarter, axes=(1, 2))
+        views += [view, view[:, :, ::-1]]
+    return views
+
+
+def second_look(image: np.ndarray, found: list[Spot], *, model: Path = MODEL) -> list[Spot]:
+    """`found` (one spot per die, in `image`'s pixels) after the network has looked again at
+    each die whose face it was not sure of (below `_SURE` at first): centred on it, in eight
+    orientations (turned by quarter turns and mirrored). A die's face does not change as it
+    turns, so the eight answers are averaged, and a wrong answer the network gives one way up
+    is outvoted by the others. How sure it is of a die is the mean of the eight and its
+    first look; which face, the eight's alone. All the views go through the network as one
+    batch."""
+    again_at = [i for i, spot in enumerate(found) if max(spot.probs[1:]) < _SURE]
+    if not again_at:
+        return found
+    views = np.stack([view for i in again_at for view in _turned(_centred(image, found[i]))])
+    probs = _batch(views, model=model).reshape(len(again_at), 8, CLASSES).mean(axis=1)
+    looked = list(found)
+    for i, again in zip(again_at, probs, strict=True):
+        spot = found[i]
+        die = (spot.die + 1.0 - float(again[0])) / 2
+        faces = again[1:] / again[1:].sum()
+        looked[i] = Spot(spot.x, spot.y, spot.side, (1.0 - die, *(float(f) * die for f in faces)))
+    return looked
+
+
+def _batch(windows: np.ndarray, *, model: Path = MODEL) -> np.ndarray:
+    """The network's class probabilities for each of `windows` (N, channels, WINDOW, WINDOW),
+    run as one batch: (N, CLASSES)."""
+    net = _network(str(model))
+    net.setInput(np.ascontiguousarray(windows, np.float32))
+    return _softmax(net.forward()[:, :, 0, 0], axis=1)
+
+
+def _centred(image: np.ndarray, spot: Spot) -> np.ndarray:
+    """The network's input for the window centred on `spot`, at the scale its die is read
+    at: prepared from three windows' breadth round it, as the window would be within a whole
+    image (its local mean and spread reach that far); beyond the image's edge, its mirror."""
+    scale = DIE / spot.side
+    side = max(3, round(3 * WINDOW / scale))
+    x0, y0 = round(spot.x - side / 2), round(spot.y - side / 2)
+    crop = image[max(0, y0):max(0, y0 + side), max(0, x0):max(0, x0 + side)]
+    if crop.shape[:2] != (side, side):
+        top, left = max(0, -y0), max(0, -x0)
+        crop = cv2.copyMakeBorder(crop, top, side - top - crop.shape[0], left,
+                                  side - left - crop.shape[1], cv2.BORDER_REFLECT)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    scene = cv2.resize(crop, (3 * WINDOW, 3 * WINDOW), interpolation=interpolation)
+    return prepare(scene)[:, WINDOW:2 * WINDOW, WINDOW:2 * WINDOW]

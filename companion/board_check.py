@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from companion.errors import IllegalAction
 from companion.game import Game
 from companion.rules.track import Track
+
+if TYPE_CHECKING:
+    from companion.rules import camelup
 
 #: the spaces of the track the camera reads
 SPACES = range(1, 17)
@@ -69,6 +72,11 @@ def reads_board(game: Game) -> bool:
     camels on a track of 16 spaces moved by its dice."""
     state = game.state
     return isinstance(getattr(state, "track", None), Track) and hasattr(state, "edition")
+
+
+def board_game_state(game: Game) -> camelup.State:
+    """The state of a game whose board the camera reads (see `reads_board`): Camel Up's."""
+    return cast("camelup.State", game.state)
 
 
 @dataclass(frozen=True)
@@ -145,8 +153,9 @@ def board_alert(game: Game, seen: SeenBoard) -> dict[str, Any] | None:
     its place, when exactly one explains the board; `rolls`: how many do). None when they
     agree, or when the camera is not sure the frame shows another board than the game's: it
     says nothing until its next look (the next time the board comes to rest)."""
-    wrong = disagreements(game.state.track, seen.stacks)
-    if not wrong or not seen.contradicts_surely(game.state.track):
+    track = board_game_state(game).track
+    wrong = disagreements(track, seen.stacks)
+    if not wrong or not seen.contradicts_surely(track):
         return None
     rolls = explaining_rolls(game, seen.stacks)
     return {"disagreements": [d.to_json() for d in wrong], "rolls": len(rolls),
@@ -160,27 +169,28 @@ def _last_roll(game: Game) -> int | None:
                default=None)
 
 
-def explaining_rolls(game: Game, board: Board) -> list[Any]:
+def explaining_rolls(game: Game, board: Board) -> list[camelup.Roll]:
     """The rolls that, in place of the game's last roll, would leave a track `board` agrees
     with, the actions after it replayed: every die of the game, each value, each numeral
     colour; none when the game has no roll yet."""
     last = _last_roll(game)
     if last is None:
         return []
-    edition = game.state.edition
+    edition = board_game_state(game).edition
+    roll = cast("camelup.Roll", game.actions[last])
     found = []
     for die in edition.dice:
         numerals = edition.crazy_camels if die not in edition.camels else (None,)
         for value in (1, 2, 3):
             for numeral in numerals:
-                candidate = replace(game.actions[last], die=die, value=value, numeral=numeral)
-                if candidate == game.actions[last]:
+                candidate = replace(roll, die=die, value=value, numeral=numeral)
+                if candidate == roll:
                     continue
                 trial = game.copy()
                 try:
                     trial.replace(last, candidate)
                 except IllegalAction:
                     continue
-                if not disagreements(trial.state.track, board):
+                if not disagreements(board_game_state(trial).track, board):
                     found.append(candidate)
     return found

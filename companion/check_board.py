@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.board_check import disagreements, explaining_rolls
+from companion.board_check import board_game_state, disagreements, explaining_rolls
 from companion.errors import CompanionError
 from companion.gamelog import dump_line, load_game
 
@@ -54,7 +54,7 @@ def _check_board(args: argparse.Namespace) -> int:
               "picture", file=sys.stderr)
         return 2
     board = {stack.space: stack.camels for stack in reading.stacks}
-    wrong = disagreements(game.state.track, board)
+    wrong = disagreements(board_game_state(game).track, board)
     rolls = explaining_rolls(game, board) if wrong else []
     if args.json:
         print(json.dumps({"agrees": not wrong, "actions": len(game),

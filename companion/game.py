@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, NoPlaceToInsert, NothingToUndo
-from companion.rules import GameRules, rules_for
+from companion.rules import GameAction, GameRules, GameState, rules_for
 
 
 class Game:
@@ -21,8 +21,8 @@ class Game:
     def __init__(self, header: Mapping[str, Any]) -> None:
         self.header: dict[str, Any] = dict(header)
         self.rules: GameRules = rules_for(self.header.get("game"))
-        self.actions: list[Any] = []
-        self._states: list[Any] = [self.rules.initial_state(self.header)]
+        self.actions: list[GameAction] = []
+        self._states: list[GameState] = [self.rules.initial_state(self.header)]
 
     def copy(self) -> Game:
         """A game with the same header and actions; states are shared, being immutable."""
@@ -35,43 +35,43 @@ class Game:
         return len(self.actions)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """The table as it stands after the last action."""
         return self._states[-1]
 
-    def state_after(self, count: int) -> Any:
+    def state_after(self, count: int) -> GameState:
         """The table after the first `count` actions (0: as the header set it)."""
         if not 0 <= count <= len(self.actions):
             raise NothingToUndo(f"the game has {len(self.actions)} actions, so there is no "
                                 f"state after {count}")
         return self._states[count]
 
-    def parse_action(self, line: Mapping[str, Any]) -> Any:
+    def parse_action(self, line: Mapping[str, Any]) -> GameAction:
         """An action from its game-log form, checked for form but not yet for legality."""
         return self.rules.parse_action(line)
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[GameAction]:
         """What the player to act may do now; the roll is listed once, its die unknown."""
         return self.rules.legal_actions(self.state)
 
-    def push(self, action: Any) -> None:
+    def push(self, action: GameAction) -> None:
         """Play `action` now, or raise `IllegalAction` and change nothing."""
         self._states.append(self.rules.apply(self.state, action))
         self.actions.append(action)
 
-    def undo(self) -> Any:
+    def undo(self) -> GameAction:
         """Take back the last action and return it."""
         if not self.actions:
             raise NothingToUndo("there is nothing to undo: no action has been played")
         self._states.pop()
         return self.actions.pop()
 
-    def replace(self, index: int, action: Any) -> None:
+    def replace(self, index: int, action: GameAction) -> None:
         """Put `action` in place of action `index` (0-based) and replay every action after it."""
         self._check_index(index)
         self._rewrite(index, [action], index + 1)
 
-    def insert(self, index: int, action: Any) -> None:
+    def insert(self, index: int, action: GameAction) -> None:
         """Put a forgotten action before action `index` (0-based; the length: at the end)."""
         if not 0 <= index <= len(self.actions):
             raise NoPlaceToInsert(f"cannot insert before action {index + 1}: the game has "
@@ -88,7 +88,7 @@ class Game:
             raise NothingToUndo(f"there is no action {index + 1}: the game has "
                                 f"{len(self.actions)}")
 
-    def _rewrite(self, index: int, correction: list[Any], keep_from: int) -> None:
+    def _rewrite(self, index: int, correction: list[GameAction], keep_from: int) -> None:
         """Put `correction` where actions `index` to `keep_from` stood and replay the rest.
 
         All or nothing. An illegal correction raises its own error; a later action that it

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from companion.errors import IllegalAction
 from companion.game import Game
 from companion.rules.fields import as_choice, as_int
+
+if TYPE_CHECKING:
+    from companion.rules import camelup, cards
 
 CONFIDENT = 0.8
 """Below this confidence a reading waits for a person, however plausible it looks. On rendered
@@ -150,7 +153,7 @@ def judge(game: Game, reading: AnyReading, *, confident: float = CONFIDENT,
         return _judge_card(game, reading, confident)
     if isinstance(reading, FaceReading):
         return _judge_face(game, reading, partner, confident)
-    state = game.state
+    state = cast("camelup.State", game.state)
     if state.finished:
         return Verdict("refused", "the race is over: no die can be rolled")
     if reading.die is None or reading.value is None:
@@ -185,7 +188,7 @@ def confirm(game: Game, reading: Reading | CardReading) -> Verdict:
 
 
 def _judge_card(game: Game, reading: CardReading, confident: float) -> Verdict:
-    state = game.state
+    state = cast("cards.State", game.state)
     if state.finished:
         return Verdict("refused", "the race is over: no racing card is revealed")
     if state.due:
@@ -215,13 +218,14 @@ def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
         return Verdict("refused", f"The Last Camel's dice have no {reading.face} face")
     if partner is None:
         return Verdict("waiting", "waiting for the other die")
-    faces = (partner.face, reading.face)
-    if None in faces:
+    first, second = partner.face, reading.face
+    if first is None or second is None:
         return Verdict("pending", "a die could not be read: tap its face")
+    faces = (first, second)
     least = min(partner.confidence, reading.confidence)
     if least < confident:
         return Verdict("pending", f"read with {least:.0%} confidence: check the dice")
-    ways = _roll_ways(game, faces)  # type: ignore[arg-type]
+    ways = _roll_ways(game, faces)
     if len(ways) > 1:
         return Verdict("pending", f"{' and '.join(faces)} can be used {len(ways)} ways: "
                                   "choose the camels")

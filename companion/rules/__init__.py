@@ -10,46 +10,82 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from companion.errors import BadHeader
 
 
+class GameState(Protocol):
+    """What every game's state tells whoever serves it without knowing the game; the rest of
+    it is for the game's own rules (and its odds) to read."""
+
+    @property
+    def player_to_act(self) -> str | None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def track(self) -> object:
+        """Where the camels stand, in the game's own form: equal only to the same places."""
+
+
+class GameAction(Protocol):
+    """What every game's action offers: its kind and its game-log line."""
+
+    @property
+    def action(self) -> str: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
 class GameRules(Protocol):
     """What a game's rules offer: read its log, apply an action, list what is legal, and what
-    a page needs to offer its actions."""
+    a page needs to offer its actions.
 
-    game: str
-    reads: str
+    A game's rules are given back only the states and actions they made themselves: the
+    game log, the store and the table never mix two games' states."""
 
-    def initial_state(self, header: Mapping[str, Any]) -> Any: ...
-    def parse_action(self, line: Mapping[str, Any]) -> Any: ...
-    def apply(self, state: Any, action: Any) -> Any: ...
-    def legal_actions(self, state: Any) -> list[Any]: ...
-    def state_json(self, state: Any) -> dict[str, Any]: ...
-    def state_from_json(self, view: Mapping[str, Any]) -> Any: ...
-    def leg_scoring_now(self, state: Any) -> list[dict[str, Any]]: ...
-    def pieces(self, state: Any, header: Mapping[str, Any]) -> dict[str, Any]: ...
-    def choices(self, state: Any) -> dict[str, Any]: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def reads(self) -> str: ...
+    @property
+    def edition(self) -> Any: ...
+
+    def initial_state(self, header: Mapping[str, Any]) -> GameState: ...
+    def parse_action(self, line: Mapping[str, Any]) -> GameAction: ...
+    def apply(self, state: GameState, action: GameAction) -> GameState: ...
+    def legal_actions(self, state: GameState) -> list[GameAction]: ...
+    def state_json(self, state: GameState) -> dict[str, Any]: ...
+    def state_from_json(self, view: Mapping[str, Any]) -> GameState: ...
+    def leg_scoring_now(self, state: GameState) -> list[dict[str, Any]]: ...
+    def pieces(self, state: GameState, header: Mapping[str, Any]) -> dict[str, Any]: ...
+    def choices(self, state: GameState) -> dict[str, Any]: ...
+
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+def _no_choices(state: object) -> dict[str, Any]:
+    return {}
 
 
 @dataclass(frozen=True, eq=False)
-class Rules:
+class Rules(Generic[StateT, ActionT]):
     """A game's rules module behind `GameRules`: each method is one of the module's functions
-    (for Camel Up, with its edition given)."""
+    (for Camel Up, with its edition given), typed with the module's own state and actions."""
 
     game: str
-    initial_state: Callable[[Mapping[str, Any]], Any]
-    parse_action: Callable[[Mapping[str, Any]], Any]
-    apply: Callable[[Any, Any], Any]
-    legal_actions: Callable[[Any], list[Any]]
-    state_json: Callable[[Any], dict[str, Any]]
-    state_from_json: Callable[[Mapping[str, Any]], Any]
-    leg_scoring_now: Callable[[Any], list[dict[str, Any]]]
-    pieces: Callable[[Any, Mapping[str, Any]], dict[str, Any]]
+    initial_state: Callable[[Mapping[str, Any]], StateT]
+    parse_action: Callable[[Mapping[str, Any]], ActionT]
+    apply: Callable[[StateT, ActionT], StateT]
+    legal_actions: Callable[[StateT], list[ActionT]]
+    state_json: Callable[[StateT], dict[str, Any]]
+    state_from_json: Callable[[Mapping[str, Any]], StateT]
+    leg_scoring_now: Callable[[StateT], list[dict[str, Any]]]
+    pieces: Callable[[StateT, Mapping[str, Any]], dict[str, Any]]
     """The game's pieces and words (its camels, dice, cards...), so a page can offer every
     action without knowing the rules; from the state and the header the game began with."""
-    choices: Callable[[Any], dict[str, Any]] = lambda state: {}
+    choices: Callable[[StateT], dict[str, Any]] = _no_choices
     """What a page needs beside the legal actions to offer the game's choices (none in most)."""
     reads: str = "die"
     """What the camera reports in the game: "die" (a die and the value it shows), "card" (a
@@ -68,6 +104,7 @@ class _Games(Mapping[str, GameRules]):
     that a command on one game does not wait for the others' rules to load."""
 
     def __getitem__(self, game: str) -> GameRules:
+        """`RULES`, a module's `Rules` of its own state and actions, seen as `GameRules`."""
         rules: GameRules = importlib.import_module(f"companion.rules.{MODULES[game]}").RULES
         return rules
 

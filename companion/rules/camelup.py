@@ -304,12 +304,12 @@ def _parse_start(edition: Edition, start: Any) -> Track:
 
 
 def _parse_money(names: list[str], money: Any) -> dict[str, int]:
-    money = as_object(money, "money", BadHeader)
-    for name, coins in money.items():
+    given = as_object(money, "money", BadHeader)
+    for name, coins in given.items():
         if name not in names:
             raise BadHeader(f'"money" names {name!r}, who is not among the players')
         as_int(coins, f"money {name!r}", BadHeader, low=0, high=9999)
-    return money
+    return given
 
 
 def _parse_dice_out(edition: Edition, dice: Any) -> tuple[str, ...]:
@@ -747,7 +747,7 @@ def pieces(edition: Edition, state: State, header: Mapping[str, Any]) -> dict[st
     }
 
 
-def edition_rules(edition: Edition) -> Rules:
+def edition_rules(edition: Edition) -> Rules[State, Action]:
     """One edition's rules behind the interface every game offers the rest of the companion."""
     return Rules(edition.game, initial_state=partial(initial_state, edition),
                  parse_action=partial(parse_action, edition), apply=apply,

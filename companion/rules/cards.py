@@ -556,7 +556,8 @@ def _race_track(state: State, action: Action) -> State:
     return _place_figure(state, action)
 
 
-def _check_cards(intel: Counter, revealed: Counter, hands: Counter, what: str) -> None:
+def _check_cards(intel: Counter[tuple[str, int]], revealed: Counter[tuple[str, int]],
+                 hands: Counter[str], what: str) -> None:
     """The cards seen this leg are real cards of the 30: five +1 and one +2 per colour."""
     for camel in CAMELS:
         seen = {v: max(intel[camel, v], revealed[camel, v]) for v in CARDS_PER_COLOUR}
@@ -569,7 +570,8 @@ def _check_cards(intel: Counter, revealed: Counter, hands: Counter, what: str) -
                                 "revealed and hand cards played this leg hold all six")
 
 
-def _seen(state: State) -> tuple[Counter, Counter, Counter]:
+def _seen(state: State) -> tuple[Counter[tuple[str, int]], Counter[tuple[str, int]],
+                               Counter[str]]:
     intel = Counter((c, v) for _, c, v in state.intel)
     hands = Counter(p.hand_played for p in state.players if p.hand_played)
     return intel, Counter(state.revealed), hands
@@ -633,6 +635,7 @@ def _move(state: State, camel: str, steps: int) -> State:
 
     A camel leaves the Start card alone and one sent back onto it rejoins it.
     """
+    unit: tuple[str, ...]
     if camel in state.start:
         track, unit, space = state.track, (camel,), 0
         state = replace(state, start=tuple(c for c in state.start if c != camel))

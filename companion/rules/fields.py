@@ -34,7 +34,7 @@ def as_name(value: Any, key: str, error: type[CompanionError]) -> str:
 
 def as_choice(value: Any, key: str, choices: Iterable[str], error: type[CompanionError]) -> str:
     choices = tuple(choices)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise error(f'"{key}" must be one of {", ".join(choices)}, not {value!r}')
     return value
 

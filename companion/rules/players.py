@@ -4,10 +4,11 @@ sits where and acts next."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import Field, dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
 from companion.errors import IllegalAction
+from companion.rules import GameAction
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def payouts_json(payouts: Iterable[Payout]) -> list[dict[str, Any]]:
 
 
 def check_form(action: Any, game: str, parse: Callable[[Mapping[str, Any]], Any],
-               kinds: tuple[type, ...] = (Action,)) -> None:
+               kinds: tuple[type[GameAction], ...] = (Action,)) -> None:
     """An action built in code passes the same checks as one read from the log: it is one of
     the game's `kinds` of action, and its own log line reads back as it."""
     if not isinstance(action, kinds):
@@ -56,8 +57,11 @@ class Seats:
     """For a state holding `players` (each with a `name`) in seating order and `turn`, the
     seat of the player to act (None once the game is over)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    """Each game's state is a dataclass: `set_player` and `pay` `replace` parts of it."""
     players: tuple[Any, ...]
     turn: int | None
+    payouts: tuple[Payout, ...]
 
     @property
     def player_to_act(self) -> str | None:

@@ -36,10 +36,10 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from companion.board_check import SURE  # noqa: E402
+from training.scoring import BoardScore, score_board  # noqa: E402
 from vision.board import set_up  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.camels import camel_set  # noqa: E402
-from vision.scoring import BoardScore, score_board  # noqa: E402
 from vision.synth_board import VALIDATION_SESSIONS, board_session, slipped  # noqa: E402
 
 

@@ -38,16 +38,16 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from training.labelled import SETS, resized, split, turned  # noqa: E402
+from training.scoring import Score, TrueDie, score, score_cards  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
 from vision.rendered_set import VALIDATION_SESSIONS, rendered_table  # noqa: E402
-from vision.scoring import Score, TrueDie, score  # noqa: E402
 from vision.settle import Settler  # noqa: E402
 from vision.synth import LIGHTS, random_light, random_table, roll_sequence  # noqa: E402
-from vision.synth_cards import card_calibration_frame, card_frame, score_cards  # noqa: E402
+from vision.synth_cards import card_calibration_frame, card_frame  # noqa: E402
 from vision.synth_colour_dice import calibration_frame as colour_calibration_frame  # noqa: E402
 from vision.synth_colour_dice import colour_dice_table  # noqa: E402
 from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402

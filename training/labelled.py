@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.scoring import TrueDie
+from training.scoring import TrueDie
 
 PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice-photos"
 SETS = ("matteop65-valid", "skovy", "nell-byler-train")

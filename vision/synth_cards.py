@@ -16,9 +16,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.cards import CAMEL_COLOURS, CardReading
-from vision.dice import DieReading
-from vision.scoring import Score, TrueDie, score
+from vision.cards import CAMEL_COLOURS
 from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 from vision.synth import (
     Camera,
@@ -336,19 +334,3 @@ def _covered_share(camera: Camera, card: CardPose, above: Sequence[CardPose],
         over |= top > 0
     area = int(mine.sum())
     return float((over & (mine > 0)).sum()) / area if area else 1.0
-
-
-
-def score_cards(frame: CardFrame, readings: Sequence[CardReading]) -> tuple[Score, Score]:
-    """How `readings` of `frame` fare against its truth, by vision.scoring's rules (a card's
-    camel judged as a die's colour): over the cards in full view (readings of the others
-    count neither way), and over every card, to count wrong readings of cards partly hidden
-    too (a card under a hand or another card may well go unread, never misread)."""
-    def true(cards: Sequence[CardTruth]) -> list[TrueDie]:
-        return [TrueDie(c.box, c.value, c.camel) for c in cards]
-
-    as_dice = [DieReading(r.camel, r.value, r.box, r.confidence) for r in readings]
-    in_view = score(true([c for c in frame.cards if c.visible]), as_dice,
-                    ignore=[c.box for c in frame.cards if not c.visible])
-    # cards in full view first: a reading as near one as a card under it answers for the top
-    return in_view, score(true(sorted(frame.cards, key=lambda c: not c.visible)), as_dice)

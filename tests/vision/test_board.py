@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from training.scoring import BoardScore, score_board
 from vision.board import BoardReader, BoardReading, Stack, learn_camels, set_up
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.camels import camel_set
 from vision.config import ConfigError, load_config
-from vision.scoring import BoardScore, score_board
 from vision.synth_board import BoardSession, board_frame, board_session, stacks_of
 from vision.table import TRACK_SPACES, BoardLayout, TableLayout
 

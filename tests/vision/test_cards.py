@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from training.scoring import Score, score_cards
 from vision.calibrate import CalibrationError, TableCalibration, calibrate_table
 from vision.cards import CardReader, learn_card_colours
 from vision.colours import DiceColours
-from vision.scoring import Score
 from vision.settle import CARD_REACH, GONE, LANDED, Settler
 from vision.synth import LIGHTS, Light, Table, random_light, random_table
 from vision.synth_cards import (
@@ -21,7 +21,6 @@ from vision.synth_cards import (
     card_sequence,
     random_card_frame,
     render_cards,
-    score_cards,
 )
 
 

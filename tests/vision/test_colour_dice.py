@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from training.scoring import Score, TrueDie, score
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.dicesets import LAST_CAMEL
-from vision.scoring import Score, TrueDie, score
 from vision.settle import GONE, LANDED, Settler
 from vision.synth import LIGHTS, random_light, render
 from vision.synth_colour_dice import (

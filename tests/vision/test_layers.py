@@ -24,5 +24,4 @@ def test_the_readers_need_neither_the_renderer_nor_the_training_tools():
                        "vision.cards, vision.sources, vision.config")
     assert not {name.split(".")[0] for name in loaded} & {"training", "torch", "onnx"}
     assert not {name for name in loaded if name.startswith(("vision.synth", "vision.stage",
-                                                            "vision.rendered_set",
-                                                            "vision.scoring"))}
+                                                            "vision.rendered_set"))}

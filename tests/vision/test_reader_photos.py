@@ -8,8 +8,8 @@ import pytest
 
 from tests.vision.conftest import photo_set
 from training.labelled import SETS, split
+from training.scoring import Score, score
 from vision.dice import DiceReader
-from vision.scoring import Score, score
 
 #: (least share right, most share wrong) on each set's validation photos: a little below what
 #: the reader reads today (93.7 % and 1.6 % of 63 dice, where the one wrong is a wrong label;

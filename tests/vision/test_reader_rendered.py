@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import calibrated_scene
+from training.scoring import Score, TrueDie, score
 from vision.dice import DiceReader
 from vision.dicesets import STANDARD_D6, dice_set
 from vision.rendered_set import EDITIONS, rendered_table
-from vision.scoring import Score, TrueDie, score
 from vision.synth import DiePose, render
 
 

@@ -1,7 +1,7 @@
 """Scoring readings against the truth."""
 
+from training.scoring import TrueDie, score
 from vision.dice import DieReading
-from vision.scoring import TrueDie, score
 
 
 def test_each_die_is_right_wrong_unknown_or_missed_and_spare_readings_are_false_dice():

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vision.board import BoardReading
 from vision.dice import DieReading
+
+if TYPE_CHECKING:
+    from vision.cards import CardReading
+    from vision.synth_cards import CardFrame, CardTruth
 
 
 @dataclass(frozen=True)
@@ -198,3 +203,18 @@ def _board_counts(truth: Mapping[int, Sequence[str]], reading: BoardReading) -> 
         result.false += max(0, len(seen) - len(pile))
     result.false += sum(len(seen) for space, seen in read.items() if space not in truth)
     return result
+
+
+def score_cards(frame: CardFrame, readings: Sequence[CardReading]) -> tuple[Score, Score]:
+    """How `readings` of `frame` fare against its truth, by the rules above (a card's
+    camel judged as a die's colour): over the cards in full view (readings of the others
+    count neither way), and over every card, to count wrong readings of cards partly hidden
+    too (a card under a hand or another card may well go unread, never misread)."""
+    def true(cards: Sequence[CardTruth]) -> list[TrueDie]:
+        return [TrueDie(c.box, c.value, c.camel) for c in cards]
+
+    as_dice = [DieReading(r.camel, r.value, r.box, r.confidence) for r in readings]
+    in_view = score(true([c for c in frame.cards if c.visible]), as_dice,
+                    ignore=[c.box for c in frame.cards if not c.visible])
+    # cards in full view first: a reading as near one as a card under it answers for the top
+    return in_view, score(true(sorted(frame.cards, key=lambda c: not c.visible)), as_dice)

@@ -29,10 +29,15 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion import seams
 from companion.errors import CompanionError
 from companion.rules import GAMES
+
+if TYPE_CHECKING:
+    from companion.camera import TableCamera
+    from vision.board_watch import BoardWatch
 
 log = logging.getLogger("camel_companion.calibration")
 
@@ -54,9 +59,9 @@ class Calibrator:
     def __init__(self, config: Path | None, calibrated: Path) -> None:
         self.config = config
         self.calibrated = calibrated
-        self.camera: Any = None
-        """The table's camera (companion.camera.TableCamera), once it has one."""
-        self.board_camera: Any = None
+        self.camera: TableCamera | None = None
+        """The table's camera, once it has one."""
+        self.board_camera: TableCamera | None = None
         """The board's own camera, on a table configured with one (`[vision.board.source]`)."""
         self._lock = threading.Lock()
         self._vision = self._load()
@@ -66,7 +71,7 @@ class Calibrator:
         """The vision configuration in force: the configuration with the saved calibration."""
         return self._vision
 
-    def settler(self, game: str) -> Any:
+    def settler(self, game: str) -> seams.Settler | None:
         """A settler reading what the camera sees of `game` as calibrated: the dice of the
         board games, Camel Up Cards' racing cards, The Last Camel's colour dice; or None when
         vision reads nothing of that game (the camera then only shows what it sees). Colours
@@ -83,8 +88,8 @@ class Calibrator:
         reach = {}
         reads = _reads(game)
         if reads == "die" and game in DICE_SETS:
-            reader: Any = DiceReader(dice_set(game), colours, table=table,
-                                     threshold=vision.threshold)
+            reader: DiceReader | ColourDiceReader | CardReader = DiceReader(
+                dice_set(game), colours, table=table, threshold=vision.threshold)
         elif reads == "face" and game in COLOUR_DICE_SETS:
             reader = ColourDiceReader(colour_dice_set(game), colours, table=table,
                                       threshold=vision.threshold)
@@ -96,14 +101,14 @@ class Calibrator:
         return Settler(reader, zone=None if table is None else table.zone,
                        **{**vision.settle, **reach})
 
-    def open_source(self) -> Any:
+    def open_source(self) -> seams.FrameSource:
         """The camera's frame source as configured, exposure locked if it was measured."""
         from vision.sources import open_source
 
         vision = self._vision
         return open_source(vision.source, game=vision.game, camera=vision.camera)
 
-    def open_board_source(self) -> Any:
+    def open_board_source(self) -> seams.FrameSource:
         """The board camera's frame source, on a table configured with one
         (`[vision.board.source]`); its exposure is automatic, as when the camels were learned."""
         from vision.sources import open_source
@@ -239,7 +244,7 @@ class Calibrator:
         self._found["camels"] = (game, frame, table)
         return self.status()
 
-    def board_watch(self, game: str) -> Any:
+    def board_watch(self, game: str) -> BoardWatch | None:
         """The watch over `game`'s board (vision.board_watch.BoardWatch), set up from the
         camels' saved frame with the calibration in force; None when the camera reads no
         board of that game, or its camels were never learned, or not with this calibration
@@ -273,7 +278,7 @@ class Calibrator:
         """Step 2: a camera that focuses (Camera Module 3) focuses once on the table; then
         the exposure and gains its automatic control settles on under this light, with that
         lens position, locked on the running camera at once and at every start once saved."""
-        source = None if self.camera is None else self.camera.source
+        source: Any = None if self.camera is None else self.camera.source
         measure = getattr(source, "measure", None)
         if measure is None:
             raise CalibrationRefused("only a Pi camera's exposure can be locked; this camera "

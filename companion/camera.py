@@ -29,11 +29,18 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion import seams
 from companion.board_check import track_stacks
 from companion.readings import CONFIDENT
 from companion.table import BoardSeen, Command, Seen, Table, TableClosed
+
+if TYPE_CHECKING:
+    from vision.board_watch import BoardWatch
+    from vision.calibrate import TableCalibration
+    from vision.settle import Reading
+    from vision.sources import Frame
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +64,19 @@ ZONE = (230, 200, 40)
 class TableCamera:
     """A frame source watched for settled dice, on behalf of one table.
 
-    `open_source()` gives a fresh vision frame source (anything with `read()` -> frame or None
-    and `close()`); `make_settler(game)` a fresh `vision.settle.Settler` for the dice of the
-    game on the table, or None when the camera has no dice of that game to read (it then only
-    shows what it sees); `make_board(game)` a `vision.board_watch.BoardWatch` for the board of
-    that game, or None when the camera does not read its board. A new game of another edition
-    gets a new settler and watch. `pace` makes the
-    thread wait for each frame's own time, for sources that would otherwise run as fast as
-    they can (rendered frames, files); a live camera paces itself.
+    `open_source()` gives a fresh frame source; `make_settler(game)` a fresh settler for the
+    dice of the game on the table, or None when the camera has no dice of that game to read
+    (it then only shows what it sees); `make_board(game)` a `vision.board_watch.BoardWatch`
+    for the board of that game, or None when the camera does not read its board. A new game
+    of another edition gets a new settler and watch. `pace` makes the thread wait for each
+    frame's own time, for sources that would otherwise run as fast as they can (rendered
+    frames, files); a live camera paces itself.
     """
 
-    def __init__(self, open_source: Callable[[], Any], make_settler: Callable[[str], Any], *,
-                 make_board: Callable[[str], Any] | None = None, pace: bool = False,
+    def __init__(self, open_source: Callable[[], seams.FrameSource],
+                 make_settler: Callable[[str], seams.Settler | None], *,
+                 make_board: Callable[[str], BoardWatch | None] | None = None,
+                 pace: bool = False,
                  name: str = "the camera", when_off: str = "log rolls by hand",
                  reopen_time: float = REOPEN_TIME, stall_time: float = STALL_TIME,
                  give_up_after: int = GIVE_UP_AFTER) -> None:
@@ -90,19 +98,19 @@ class TableCamera:
         self.when_failed: list[Callable[[str], None]] = []
         """Called with why, once, when the camera is given up on."""
         self._failures = 0
-        self.source: Any = None
+        self.source: seams.FrameSource | None = None
         """The frame source open now (calibration measures a Pi camera through it)."""
         self.table: Table | None = None
         self._generation = 0
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._frames = threading.Condition()
-        self._frame: tuple[int, Any, list[Any], Any] | None = None
+        self._frame: tuple[int, Any, list[Reading], TableCalibration | None] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self._last_sign = time.monotonic()
-        self._settler: Any = None
+        self._settler: seams.Settler | None = None
         self._settler_game: str | None = None
-        self._board: Any = None
+        self._board: BoardWatch | None = None
         self._board_game: str | None = None
         self._board_frame: tuple[Any, bytes | None] | None = None
         self._board_read: tuple[str, list[dict[str, Any]]] | None = None
@@ -140,8 +148,8 @@ class TableCamera:
         with self._frames:
             self._frames.notify_all()
 
-    def recalibrate(self, make_settler: Callable[[str], Any],
-                    make_board: Callable[[str], Any] | None = None) -> None:
+    def recalibrate(self, make_settler: Callable[[str], seams.Settler | None],
+                    make_board: Callable[[str], BoardWatch | None] | None = None) -> None:
         """Read with a new settler and board watch (a new calibration) from the next frame."""
         self.make_settler, self.make_board = make_settler, make_board
         self._settler = self._board = self._board_game = None
@@ -256,7 +264,7 @@ class TableCamera:
             if source is not None:
                 _close(source)
 
-    def _open(self) -> Any:
+    def _open(self) -> seams.FrameSource | None:
         try:
             source = self.open_source()
         except Exception as e:
@@ -277,7 +285,7 @@ class TableCamera:
         self._stopping.wait(max(0.0, started + at - now))
         return started
 
-    def _look(self, frame: Any) -> None:
+    def _look(self, frame: Frame) -> None:
         assert self.table is not None
         game = self.table.snapshot.view["game"]
         if self._settler is None or game != self._settler_game:
@@ -377,7 +385,7 @@ def return_freed_frames() -> None:
     mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
-def _close(source: Any) -> None:
+def _close(source: seams.FrameSource) -> None:
     try:
         source.close()
     except Exception as e:
@@ -399,7 +407,7 @@ def _label(reading: dict[str, Any]) -> tuple[list[str | None], str, bool]:
     return colours, text, None not in colours + values
 
 
-def _annotated_jpeg(image: Any, dice: list[Any], table: Any) -> bytes:
+def _annotated_jpeg(image: Any, dice: list[Reading], table: TableCalibration | None) -> bytes:
     """The frame as JPEG with the roll zone and each die or card found, what was read of it
     (its colours as swatches, its value) and how sure: no words, so every phone reads it in
     its own language, in letters a phone's screen shows (they grow with the frame)."""

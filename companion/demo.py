@@ -38,8 +38,9 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion import seams
 from companion.advisor import share_memory_arenas, trim_memory
 from companion.board_check import track_stacks
 from companion.buttons import PinMap
@@ -59,6 +60,10 @@ from companion.newgame import new_header
 from companion.rules import cards, last_camel, rules_for
 from companion.snapshot import Snapshot
 from companion.table import Table
+
+if TYPE_CHECKING:
+    from vision.board_watch import BoardWatch
+    from vision.sources import Frame
 
 log = logging.getLogger("camel_companion.demo")
 
@@ -234,12 +239,12 @@ class DemoTable:
         """Held by the people through each turn, and by a calibration step between turns."""
         self._thread = threading.Thread(target=self._play, name="demo-table", daemon=True)
 
-    def _settler(self, game: str) -> Any:
+    def _settler(self, game: str) -> seams.Settler | None:
         """The camera reads the stage's dice, and none of a game the stage does not film."""
         stage = self.stage
         return stage.settler() if game == stage.game else None
 
-    def _board_watch(self, game: str) -> Any:
+    def _board_watch(self, game: str) -> BoardWatch | None:
         """The board's camera reads the board of the game it films, set up as a table is."""
         from vision.board_watch import BoardWatch
         from vision.calibrate import CalibrationError
@@ -633,7 +638,7 @@ class _Lens:
         self.demo = demo
         self.count = 0
 
-    def read(self) -> Any:
+    def read(self) -> Frame | None:
         from vision.sources import Frame
 
         frame = self.demo.stage.read()
@@ -656,7 +661,7 @@ class _BoardLens:
         self.demo = demo
         self.count = 0
 
-    def read(self) -> Any:
+    def read(self) -> Frame | None:
         import numpy as np
 
         from vision.sources import Frame

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import seams
 from companion.board_check import SeenBoard, board_alert, reads_board
 from companion.errors import CompanionError, IllegalAction
 from companion.readings import CONFIDENT, FaceReading, confirm, confirm_roll, judge, reading_for
@@ -173,8 +174,8 @@ class Seen(Command):
         lone = stored.lone_face() if isinstance(reading, FaceReading) else None
         partner = None if lone is None else FaceReading.from_json(lone.action or {})
         verdict = judge(stored.game, reading, confident=table.confident, partner=partner)
-        paired = lone is not None and verdict.outcome != "refused"
-        stored.see(reading, verdict, pair=lone.seq if paired else None)
+        pair = None if lone is None or verdict.outcome == "refused" else lone.seq
+        stored.see(reading, verdict, pair=pair)
         return Change.GAME if verdict.roll else Change.VIEW
 
 
@@ -197,7 +198,9 @@ class AcceptPending(Command):
         correction = _object(self.correction or {})
         if seen.get("pair") is None:
             vouched = {**seen, **correction, "confidence": 1.0}
-            verdict = confirm(stored.game, reading_for(stored.game, vouched))
+            reading = reading_for(stored.game, vouched)
+            assert not isinstance(reading, FaceReading)  # a face waits for OK only in a pair
+            verdict = confirm(stored.game, reading)
         else:
             first = stored.record(seen["pair"]).action or {}
             verdict = confirm_roll(stored.game,
@@ -282,7 +285,8 @@ class Table:
     """
 
     def __init__(self, store_path: str | Path, *, game_id: int | None = None,
-                 first_game: Mapping[str, Any] | None = None, camera: Any = None,
+                 first_game: Mapping[str, Any] | None = None,
+                 camera: seams.Camera | None = None,
                  confident: float = CONFIDENT, beat_time: float = BEAT_TIME,
                  board_grace: float = BOARD_GRACE) -> None:
         self.store_path = Path(store_path)
@@ -290,11 +294,10 @@ class Table:
         self.first_game = first_game
         """The header of the game to start when the store holds none yet (a new Pi)."""
         self.camera = camera
-        """The table's camera: None, or anything with `is_on` and `wait_for_frame`."""
-        self.board_camera: Any = None
-        """The camera reading the board: None, or anything with `board_picture()`, the frame
-        the board was last read from as JPEG, and `board_stacks()`, the game and the stacks
-        read then (each None before the first reading)."""
+        """The table's camera, shown on its pages; None when it has none."""
+        self.board_camera: seams.BoardCamera | None = None
+        """The camera reading the board, whose picture of it is shown beside a board alert;
+        None when no camera reads it."""
         self.confident = confident
         """Readings less sure than this wait for a person's OK or NO."""
         self.beat_time = beat_time
@@ -317,7 +320,7 @@ class Table:
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
         self._alerts = 0
-        self._track: Any = None
+        self._track: object = None
         self._track_changed = time.monotonic()
         self._commands: queue.Queue[tuple[Command, Future[Snapshot]] | None] = queue.Queue()
         self._published = threading.Condition()
@@ -507,6 +510,7 @@ class Table:
                 return
             ready.set_result(None)
             beat_due = time.monotonic()
+            item: tuple[Command, Future[Snapshot]] | tuple[()] | None
             while True:
                 try:
                     item = self._commands.get(timeout=max(0.0, beat_due - time.monotonic()))

@@ -13,10 +13,13 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.synth import RenderedFrame
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 FRAME_TIMEOUT = 2.0
@@ -313,11 +316,11 @@ class RenderedSource(FrameSource):
                  limit: int | None = None) -> None:
         from vision.synth import frames_forever
 
-        self._frames = frames_forever(seed, game, size=size)
+        self._frames: Iterator[RenderedFrame] | None = frames_forever(seed, game, size=size)
         self._fps = fps
         self._limit = limit
         self._count = 0
-        self.last = None
+        self.last: RenderedFrame | None = None
 
     def read(self) -> Frame | None:
         if self._frames is None or (self._limit is not None and self._count >= self._limit):

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from companion.seams import ServedTable
 from companion.snapshot import REFUSALS, sentence
 from web import api, auth, backup, camera, events, pages, setup, translations
 
@@ -39,7 +40,7 @@ once (keep it below the server's threads). KEEPALIVE_TIME: seconds between keep-
 on an idle stream. PIN_TRIES wrong PINs per PIN_WINDOW seconds from one address, then wait."""
 
 
-def create_app(table: Any, config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(table: ServedTable, config: Mapping[str, Any] | None = None) -> Flask:
     """The dashboard of `table`, which is already running (or a stand-in with its interface)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
@@ -87,7 +88,7 @@ def _error(e: HTTPException) -> Any:
     patterns = ERRORS + setup.ERRORS if request.blueprint == setup.bp.name else ERRORS
     response = jsonify(error=e.description, **sentence(e.description or "", patterns) or {})
     response.status_code = e.code or 500
-    if e.code == 405 and e.valid_methods:
+    if isinstance(e, MethodNotAllowed) and e.valid_methods:
         response.headers["Allow"] = ", ".join(e.valid_methods)
     return response
 

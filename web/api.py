@@ -6,8 +6,9 @@ this phone may see it; a refused change answers 4xx {"error": ...} and has chang
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import TimeoutError as AnswerTimeout
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, abort, current_app
 
@@ -15,10 +16,14 @@ from companion.errors import CompanionError, IllegalAction, NothingToUndo, NotSt
 from web.auth import json_body, trusted, viewer
 from web.context import current_table
 
+if TYPE_CHECKING:
+    from companion.seams import ServedTable
+    from companion.snapshot import Snapshot
+
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def state_response(snapshot: Any, status: int = 200) -> Any:
+def state_response(snapshot: Snapshot, status: int = 200) -> Any:
     """A snapshot as the asking phone may see it, as JSON text built once per viewer."""
     return current_app.response_class(snapshot.text_for(viewer().player), status=status,
                                       mimetype="application/json")
@@ -34,7 +39,8 @@ def state() -> Any:
 @trusted
 def push() -> Any:
     """Play one action, in the game-log form."""
-    return change("push", json_body())
+    line = json_body()
+    return change(lambda table: table.push(line))
 
 
 @bp.post("/undo")
@@ -42,28 +48,30 @@ def push() -> Any:
 def undo() -> Any:
     """Take back the last action."""
     json_body(required=False)
-    return change("undo")
+    return change(lambda table: table.undo())
 
 
 @bp.put("/actions/<int:index>")
 @trusted
 def replace(index: int) -> Any:
     """Put another action in place of action `index` (0-based, as in `history`)."""
-    return change("replace", index, json_body())
+    line = json_body()
+    return change(lambda table: table.replace(index, line))
 
 
 @bp.post("/actions/<int:index>")
 @trusted
 def insert(index: int) -> Any:
     """Put a forgotten action before action `index` (the number of actions: at the end)."""
-    return change("insert", index, json_body())
+    line = json_body()
+    return change(lambda table: table.insert(index, line))
 
 
 @bp.delete("/actions/<int:index>")
 @trusted
 def delete(index: int) -> Any:
     """Strike action `index` as if it had never been played; the rest is replayed."""
-    return change("delete", index)
+    return change(lambda table: table.delete(index))
 
 
 CORRECTIONS = ("die", "value", "numeral", "camel", "dice", "moves")
@@ -78,14 +86,16 @@ def accept_pending() -> Any:
     Camel pair's `dice` and `moves`."""
     body = json_body(required=False)
     correction = {k: body[k] for k in CORRECTIONS if k in body}
-    return change("accept_pending", _number(body, "a waiting reading"), correction or None)
+    reading = _number(body, "a waiting reading")
+    return change(lambda table: table.accept_pending(reading, correction or None))
 
 
 @bp.post("/pending/reject")
 @trusted
 def reject_pending() -> Any:
     """NO: the waiting reading `id` (the oldest if none) is set aside, and kept."""
-    return change("reject_pending", _number(json_body(required=False), "a waiting reading"))
+    reading = _number(json_body(required=False), "a waiting reading")
+    return change(lambda table: table.reject_pending(reading))
 
 
 @bp.post("/board/dismiss")
@@ -93,7 +103,8 @@ def reject_pending() -> Any:
 def dismiss_board() -> Any:
     """The players will set the camels as the game has them: the board alert `id` (the one
     shown if none) goes, and the board is checked again once the camera sees it still."""
-    return change("dismiss_board", _number(json_body(required=False), "a board alert"))
+    alert = _number(json_body(required=False), "a board alert")
+    return change(lambda table: table.dismiss_board(alert))
 
 
 def _number(body: dict[str, Any], of: str) -> int | None:
@@ -104,11 +115,11 @@ def _number(body: dict[str, Any], of: str) -> int | None:
     return number
 
 
-def change(name: str, *args: Any) -> Any:
-    """Ask the table for a change (its method `name`): the state after it, or a 4xx error."""
+def change(ask: Callable[[ServedTable], Snapshot]) -> Any:
+    """Ask the table for a change: the state after it, or a 4xx error."""
     table = current_table()
     try:
-        snapshot = getattr(table, name)(*args)
+        snapshot = ask(table)
     except NothingToUndo as e:
         abort(409, str(e))
     except IllegalAction as e:

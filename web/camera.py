@@ -1,25 +1,26 @@
 """The camera view: what the table's camera sees, with what its reader drew on it.
 
 The table may have no camera (`table.camera` is None), or one that gives no picture now
-(`camera.is_on` false): the page then says the camera is off. A camera is any object with
-`is_on` and `wait_for_frame(after, timeout) -> (number, jpeg_bytes) | None`,
-giving the first frame numbered above `after`, already annotated by the reader (board,
-roll zone, each die found with its reading and confidence).
+(`camera.is_on` false): the page then says the camera is off. A camera is a
+`companion.seams.Camera`: `wait_for_frame(after, timeout)` gives the first frame numbered
+above `after` as JPEG, already annotated by the reader (board, roll zone, each die found with
+its reading and confidence).
 
 Beside a board alert the page shows the frame the board was last read from: the table's
-`board_camera` is None, or any object whose `board_picture()` gives that frame as JPEG bytes
-(None before the first reading). A table that films its board with a camera of its own shows
-that camera's view too, where asked for with `?camera=board` (the Calibrate page's camels
-step): its `board_camera` is then a camera as above as well.
+`board_camera` is None, or a `companion.seams.BoardCamera` whose `board_picture()` gives that
+frame as JPEG bytes (None before the first reading). A table that films its board with a
+camera of its own shows that camera's view too, where asked for with `?camera=board` (the
+Calibrate page's camels step).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Generator
+from typing import Any, TypeGuard
 
 from flask import Blueprint, Response, abort, jsonify, request
 
+from companion.seams import Camera
 from web.context import current_board_camera, current_table
 from web.events import Held, open_place
 
@@ -30,27 +31,27 @@ FRAME_WAIT = 5.0
 """Seconds to wait for a frame; a stream with none for that long ends (the page retries)."""
 
 
-def _camera() -> Any:
+def _camera() -> Camera:
     """The camera asked for: the board's (`?camera=board`), else the one the pages show."""
     if request.args.get("camera") == "board":
-        camera = getattr(current_table(), "board_camera", None)
-        if not _is_on(camera):
+        board_camera = current_table().board_camera
+        if not _is_on(board_camera):
             abort(404, "the board camera is off: check it is plugged in")
-        return camera
-    camera = getattr(current_table(), "camera", None)
+        return board_camera
+    camera = current_table().camera
     if not _is_on(camera):
         abort(404, "the camera is off: log rolls by hand on the page")
     return camera
 
 
-def _is_on(camera: Any) -> bool:
+def _is_on(camera: Camera | None) -> TypeGuard[Camera]:
     return camera is not None and bool(camera.is_on)
 
 
 @bp.get("/api/camera")
 def status() -> Any:
     """Whether the table's camera gives pictures now."""
-    return jsonify(on=_is_on(getattr(current_table(), "camera", None)))
+    return jsonify(on=_is_on(current_table().camera))
 
 
 @bp.get("/camera.jpg")
@@ -77,7 +78,7 @@ def motion() -> Any:
     camera, table = _camera(), current_table()
     place, is_over = open_place()
 
-    def frames() -> Iterator[bytes]:
+    def frames() -> Generator[bytes, None, None]:
         last = -1
         while not (table.is_closed or is_over()):
             found = camera.wait_for_frame(last, FRAME_WAIT)

@@ -65,7 +65,7 @@ def new_game() -> Any:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             abort(400, '"players" must be a list of names, in seating order')
         header = {**new_header(header["game"], players, random.Random()), **header}
-    return change("new_game", header)
+    return change(lambda table: table.new_game(header))
 
 
 @bp.get("/calibrate")

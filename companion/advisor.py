@@ -85,6 +85,7 @@ def serve_odds(requests: IO[bytes], answers: IO[bytes]) -> None:
             game, state, races = _receive(requests)
         except EOFError:
             return
+        answer: tuple[str, Any]
         try:
             answer = ("odds", _odds_of(game, state, races))
         except Exception:

@@ -115,13 +115,13 @@ class Rows:
     def join(cls, parts: Sequence[Rows]) -> Rows:
         width = max(p.cards.shape[1] for p in parts)
         cards = [np.pad(p.cards, ((0, 0), (0, width - p.cards.shape[1]))) for p in parts]
-        return cls(*(np.concatenate([getattr(p, name) for p in parts])
-                     for name in ("pos", "height", "figures", "length")),
-                   np.concatenate(cards))
+        pos, height, figures, length = (np.concatenate([getattr(p, name) for p in parts])
+                                        for name in ("pos", "height", "figures", "length"))
+        return cls(pos, height, figures, length, np.concatenate(cards))
 
     def crossed(self) -> np.ndarray:
         """Rows where a camel has reached or passed the Finish card: the race is over."""
-        return (self.pos > self.length[:, None]).any(axis=1)
+        return np.any(self.pos > self.length[:, None], axis=1)
 
     def places(self) -> np.ndarray:
         """Each camel's place (0: first), higher in a stack ahead; the Start card shares 4."""
@@ -557,18 +557,18 @@ def action_values(state: State, leg: LegOdds, race: RaceOdds, *, seed: int = SEE
     moves = [a for a in legal if isinstance(a, (PlayHand, PlaceFigure))]
     before = start_of(state)
     starts, pairs = [before], []
-    for action in moves:
-        hands = (action.camel,) if isinstance(action, PlayHand) else ()
-        after = apply(state, action)
+    for play in moves:
+        hands = (play.camel,) if isinstance(play, PlayHand) else ()
+        after = apply(state, play)
         if hands:
             starts.append(start_of(state, hands))
         pairs.append((after, len(starts) - 1 if hands else 0, len(starts)))
         starts.append(start_of(after))
     odds = legs(starts, samples=ADVICE_SAMPLES, seed=seed)
-    moved = {}
-    for action, (after, baseline, outcome) in zip(moves, pairs, strict=True):
-        moved[action] = (leg_expectation(after, action.player, odds[outcome])
-                         - leg_expectation(state, action.player, odds[baseline]))
+    moved: dict[Action, float] = {}
+    for play, (after, baseline, outcome) in zip(moves, pairs, strict=True):
+        moved[play] = (leg_expectation(after, play.player, odds[outcome])
+                       - leg_expectation(state, play.player, odds[baseline]))
     values: list[tuple[Action, float]] = []
     for action in legal:
         if isinstance(action, LegBet):

@@ -85,7 +85,7 @@ def dashboard(table: Table, listening: Listening, config: dict[str, Any] | None 
 
 
 def serve_until_stopped(table: Table, server: Any, *,
-                        on_stop: Callable[[], None] | None = None) -> None:
+                        on_stop: Callable[[], object] | None = None) -> None:
     """Serve until SIGTERM or Ctrl-C, or until the table closes; then close the table."""
     def stop(*_: object) -> None:
         if on_stop is not None:

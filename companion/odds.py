@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from companion.rules.camelup import (
-    Action,
     Edition,
     LegBet,
     Partnership,
@@ -31,6 +30,7 @@ from companion.rules.camelup import (
     TilePlacement,
     legal_actions,
 )
+from companion.rules.players import Action
 from companion.tracks import (
     Layout,
     crazy_camel_forced,

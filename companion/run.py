@@ -31,7 +31,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.calibration import Calibrator
 from companion.errors import CompanionError
@@ -51,6 +51,9 @@ from companion.readings import CONFIDENT
 from companion.serve import secrets_path, table_secrets
 from companion.service import Watchdog, answers_http, notify
 from companion.table import Table
+
+if TYPE_CHECKING:
+    from companion.camera import TableCamera
 
 log = logging.getLogger("camel_companion.run")
 
@@ -227,8 +230,7 @@ def run(args: argparse.Namespace) -> int:
                                              "HOTSPOT": read_hotspot(args.config)}) as server:
             watchdog.checks.append(lambda: answers_http(settings.host, server.port))
             for name, camera in cameras.items():
-                watchdog.checks.append(lambda name=name, camera=camera: None if camera.is_alive
-                                       else f"{name} stopped answering")
+                watchdog.checks.append(_answering(name, camera))
             url = address(settings.host, server.port)
             view = table.snapshot.view
             print(f"camel-companion: game of {view['game']} with "
@@ -275,7 +277,7 @@ def _voice(table: Table, settings: TableConfig) -> Any:
 
 @contextlib.contextmanager
 def _cameras(table: Table, settings: TableConfig,
-             calibrator: Calibrator) -> Iterator[dict[str, Any]]:
+             calibrator: Calibrator) -> Iterator[dict[str, TableCamera]]:
     """The table's cameras by name, each watching from its own thread: the one camera reading
     the dice and, once the camels are learned, the board; or, with a board camera configured,
     the dice camera (the one the pages show) and the board camera; none when configured off."""
@@ -300,6 +302,11 @@ def _cameras(table: Table, settings: TableConfig,
                 target=table.close, name="camera-given-up", daemon=True).start())
             attached.enter_context(camera.attach(table, shown=camera is calibrator.camera))
         yield cameras
+
+
+def _answering(name: str, camera: TableCamera) -> Callable[[], str | None]:
+    """A watchdog check: None while the camera's thread answers, else what stopped."""
+    return lambda: None if camera.is_alive else f"{name} stopped answering"
 
 
 def _panel(table: Table, settings: TableConfig) -> Any:

@@ -329,7 +329,7 @@ def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
     The Last Camel's second face of a throw also names the pair (`faces`, `confidences`: the
     face read first, then its own), so a page can show and correct the roll as one; while the
     pair waits, the first face says so too (`pair_of`: the second's id)."""
-    settled = {r.position: r.action for r in records if r.kind == "resolve"}
+    settled = {r.position: r.action or {} for r in records if r.kind == "resolve"}
     readings = [r for r in records if r.kind == "reading"]
     seen = {r.seq: r.action or {} for r in readings}
     second = {action["pair"]: seq for seq, action in seen.items() if "pair" in action}
@@ -338,7 +338,7 @@ def readings_view(records: Sequence[Record]) -> list[dict[str, Any]]:
         reading = seen[r.seq]
         entry = {"id": r.seq, **reading, "at": r.at,
                  **({"outcome": settled[r.seq]["outcome"]} if r.seq in settled else {})}
-        first = seen.get(reading.get("pair"))
+        first = seen.get(reading["pair"]) if "pair" in reading else None
         if first is not None:
             entry["faces"] = [first.get("face"), reading.get("face")]
             entry["confidences"] = [first.get("confidence"), reading.get("confidence")]

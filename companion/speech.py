@@ -98,7 +98,7 @@ def lines(before: Mapping[str, Any], after: Mapping[str, Any],
             said.append(words["speech.roll"].format(
                 die=words.get(f"colour.{name}", name).capitalize(), value=action["value"]))
     if after["leg"] != before["leg"] or (after["finished"] and not before["finished"]):
-        won = Counter()
+        won: Counter[str] = Counter()
         for entry in new:
             if entry["leg"] == before["leg"]:
                 for payout in entry["payouts"]:

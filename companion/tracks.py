@@ -167,8 +167,8 @@ def crazy_camel_forced(layout: Layout, cells: np.ndarray) -> np.ndarray:
     """
     first, second = layout.racing, layout.racing + 1
     crazy, racing = cells[first:, None], cells[None, :first]
-    carry_first, carry_second = ((racing > crazy)
-                                 & (racing <= crazy | ((1 << LEVELS) - 1))).any(axis=1)
+    carry_first, carry_second = np.any((racing > crazy)
+                                       & (racing <= crazy | ((1 << LEVELS) - 1)), axis=1)
     on_top = np.where(cells[first] == cells[second] + 1, first,
                       np.where(cells[second] == cells[first] + 1, second, -1))
     only_one = np.where(carry_first, first, second)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Set up and run every check: the linter, the whole test suite, then (with no arguments) the
-# tests of what the Pi runs again on Debian's own OpenCV and NumPy (4.6 and 1.24, as Raspberry
-# Pi OS Bookworm ships), so an OpenCV or NumPy API newer than the Pi's fails here first.
+# Set up and run every check: the linter, the type checker (mypy, as pyproject.toml's
+# [tool.mypy] says), the whole test suite, then (with no arguments) the tests of what the Pi
+# runs again on Debian's own OpenCV and NumPy (4.6 and 1.24, as Raspberry Pi OS Bookworm
+# ships), so an OpenCV or NumPy API newer than the Pi's fails here first.
 #
 # With no arguments both runs are spread over the machine's cores by pytest-xdist (-n auto: one
 # worker per core; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets another number). --dist worksteal: an
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
 .venv/bin/ruff check .
+.venv/bin/mypy
 if [ $# -gt 0 ]; then
     .venv/bin/python -m pytest "$@"
     exit

@@ -129,7 +129,7 @@ def events() -> Any:
     keepalive = current_app.config["KEEPALIVE_TIME"]
     place, is_over = open_place()
 
-    def snapshots() -> Iterator[bytes]:
+    def snapshots() -> Generator[bytes, None, None]:
         yield f"retry: {RETRY_MS}\n\n".encode()
         last, quiet = -1, 0.0
         while not (table.is_closed or is_over()):

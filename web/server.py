@@ -170,4 +170,4 @@ def _close_the_idlest_past(listener: BaseWSGIServer, most: int) -> None:
         for channel in idlest[:over]:
             channel.will_close = True
 
-    listener.handle_accept = handle_accept  # type: ignore[method-assign]
+    listener.handle_accept = handle_accept

@@ -61,8 +61,8 @@ class GameRules(Protocol):
     def choices(self, state: GameState) -> dict[str, Any]: ...
 
 
-StateT = TypeVar("StateT")
-ActionT = TypeVar("ActionT")
+StateT = TypeVar("StateT", bound=GameState)
+ActionT = TypeVar("ActionT", bound=GameAction)
 
 
 def _no_choices(state: object) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game import Game
+from companion.rules import GameState
 from companion.store import GAME_CHANGES, Record
 
 HIDDEN_ACTIONS = ("race_bet", "final_bet")
@@ -31,7 +32,7 @@ class Snapshot:
 
     version: int
     game_version: int
-    state: Any = field(repr=False, compare=False)
+    state: GameState = field(repr=False, compare=False)
     """The rules' own state, for whoever computes from it (the odds worker)."""
     view: Mapping[str, Any] = field(repr=False, compare=False)
     """The whole snapshot as JSON-ready data, nothing masked: never hand it to a viewer."""

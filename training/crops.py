@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from training.labelled import SETS, die_sides, split
+from training.scoring import TrueDie
 from vision.dicenet import DIE, WINDOW, merge, prepare, search_scales, spots_at
-from vision.scoring import TrueDie
 from vision.spec import PIP_CELLS
 
 #: windows are drawn this wide and then cut out of their middle, so that the network's input

@@ -242,7 +242,7 @@ def last_camel(tables: int, frames_per_table: int = 8) -> None:
 
 
 def _of_cards(result: Score) -> str:
-    """A score's summary, counting cards (vision.scoring counts everything as dice)."""
+    """A score's summary, counting cards (training.scoring counts everything as dice)."""
     return result.summary().replace("dice", "cards")
 
 

@@ -84,8 +84,9 @@ values it names (see `companion.snapshot.sentence`): the table's refusals and th
 def _error(e: HTTPException) -> Any:
     """Every error, from any route, is JSON {"error": ...} with its status, and the `key` and
     `params` of its sentence in a page's language when there is one: a setup page's call has
-    its own (`setup.ERRORS`), a bad field among them, which elsewhere only a script sends."""
-    patterns = ERRORS + setup.ERRORS if request.blueprint == setup.bp.name else ERRORS
+    its own (`setup.ERRORS`, tried first), a bad field among them, which elsewhere only a
+    script sends."""
+    patterns = setup.ERRORS + ERRORS if request.blueprint == setup.bp.name else ERRORS
     response = jsonify(error=e.description, **sentence(e.description or "", patterns) or {})
     response.status_code = e.code or 500
     if isinstance(e, MethodNotAllowed) and e.valid_methods:

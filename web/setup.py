@@ -130,10 +130,18 @@ def _step(step: Callable[[Any], dict[str, Any]]) -> Any:
 
 
 _FIELD = r'"(?P<field>[^"]+)"'
+_NAME = r"""(?P<player>'.*'|".*")"""
+_PART = (r"""(?P<where>tiles '\d+'|leg_bets item \d+|race_bets (?:winner|loser)|partnerships"""
+         r"""|pyramid_tickets|"final_bets"|"finish_order"|"start '\d+'")""")
+_BODY = r"the body is not valid JSON the companion reads: "
 _CALIBRATE_AGAIN = r"make sure all four are in view and lit, or mark the corners by hand"
 ERRORS = [(key, re.compile(pattern)) for key, pattern in [
     ("refusal.board_not_read", r"the camera has not read the board yet: keep hands off it a "
                                r"moment, then try again"),
+    ("refusal.header.players_list", r'"players" must be a list of names, in seating order'),
+    ("refusal.header.too_deep", rf"{_BODY}nested more than (?P<depth>\d+) deep"),
+    ("refusal.header.not_text", rf"{_BODY}it holds a lone surrogate \((?P<char>[^)]+)\), "
+                                r"which is not text"),
     ("refusal.header.player_count", r"[\w-]+ is played by (?P<low>\d+) to (?P<high>\d+) "
                                     r"players, not (?P<count>\d+)"),
     ("refusal.header.players_twice", r'"players" names someone twice: each player needs a '
@@ -141,10 +149,49 @@ ERRORS = [(key, re.compile(pattern)) for key, pattern in [
     ("refusal.header.player_name", r'"players" must be a name on one line, not .+'),
     ("refusal.header.unknown_game", r'unknown game (?P<game>.+): "game" must be one of '
                                     r"(?P<games>.+)"),
-    ("refusal.header.start_twice", r'"start" places (?P<names>.+) more than once'),
-    ("refusal.header.start_missing", r'"start" leaves out (?P<names>.+): every camel stands on '
+    ("refusal.header.start_twice", r'"start" places (?P<camels>.+) more than once'),
+    ("refusal.header.start_missing", r'"start" leaves out (?P<camels>.+): every camel stands on '
                                      r"the track"),
     ("refusal.header.start_off", r'"start" must have at least one camel off the Start card'),
+    ("refusal.header.order_twice", r'"start" and "finish_order" hold (?P<camels>.+) more than '
+                                   r"once"),
+    ("refusal.header.order_missing", r'"start" and "finish_order" leave out (?P<camels>.+): '
+                                     r"every camel of the race stands on the track or has "
+                                     r"finished"),
+    ("refusal.header.oases_count", r'"oases" must list the three oasis spaces, not '
+                                   r"(?P<count>\d+)"),
+    ("refusal.header.oases_order", r'"oases" must be three different spaces in increasing '
+                                   r"order, not (?P<oases>\[.*\])"),
+    ("refusal.header.money_stranger", rf'"money" names {_NAME}, who is not among the players'),
+    ("refusal.header.dice_out_twice", r'"dice_out" names a die twice'),
+    ("refusal.header.dice_out_full", r'"dice_out" lists (?P<count>\d+) dice, but a leg ends '
+                                     r"when (?P<most>\d+) are out: start the next leg instead"),
+    ("refusal.header.tickets", r'"pyramid_tickets" hold more tickets than there are dice in '
+                               r'"dice_out"'),
+    ("refusal.header.pairs", r'"partnerships" holds pairs of two players'),
+    ("refusal.header.setup_kept", r'"setup": kept \((?P<kept>\d+)\) must be dealt '
+                                  r"\((?P<dealt>\d+)\) - discarded \((?P<discarded>\d+)\)"),
+    ("refusal.header.setup_left", r'"setup": left \((?P<left>\d+)\) must be kept '
+                                  r"\((?P<kept>\d+)\) - deck \((?P<deck>\d+)\)"),
+    ("refusal.header.setup_players", r'"setup": with (?P<players>\d+) players each keeps left '
+                                     r"(?P<want_left>\d+) and intel (?P<want_intel>\d+), not "
+                                     r"(?P<left>\d+) and (?P<intel>\d+)"),
+    ("refusal.header.setup_deck", r'"setup": the racing deck holds 10 or 12 cards, not '
+                                  r"(?P<players>\d+) x \((?P<deck>\d+) \+ (?P<intel>\d+)\) = "
+                                  r"(?P<size>\d+)"),
+    ("refusal.header.setup_dealt", r'"setup": (?P<players>\d+) players dealt (?P<dealt>\d+) '
+                                   r"each need more than the 30 racing cards"),
+    ("refusal.header.sandstorm", r'"sandstorm" (?P<spaces>\[.*\]) cannot be: a sandstorm card '
+                                 r"stands where a two-space card began, each space once"),
+    ("refusal.header.figure_space", r'"figures": space (?P<space>\d+) is not empty'),
+    ("refusal.header.final_twice", r'"final_bets": the (?P<camel>[\w-]+) final (?P<pile>\w+) '
+                                   r"card is held twice"),
+    ("refusal.header.part", rf"{_PART}: (?P<reason>.+)"),
+    ("refusal.header.not_player", rf"{_NAME} is not among the players"),
+    ("refusal.partner.few", r"betting partnerships are played only with (?P<count>\d+) or more "
+                            r"players"),
+    ("refusal.partner.none", r"(?P<game>[\w-]+) has no partnership action"),
+    ("refusal.unknown_player", rf"unknown player {_NAME}: the players are (?P<players>.+)"),
     ("refusal.field.missing", rf"{_FIELD} is missing"),
     ("refusal.field.list", rf"{_FIELD} must be a list, not (?P<value>.+)"),
     ("refusal.field.object", rf"{_FIELD} must be an object, not (?P<value>.+)"),
@@ -203,8 +250,10 @@ ERRORS = [(key, re.compile(pattern)) for key, pattern in [
     ("refusal.calibration.cannot_write", r"cannot write (?P<path>.+?): (?P<why>.+)"),
 ]]
 """The errors the New game and Calibrate pages' calls can meet besides `web.ERRORS`, read the
-same way: a new game's first line refused by the rules (a field of it too), and a calibration
-step that cannot be done (vision's words, most of them)."""
+same way and tried before them: a new game's first line refused by the rules (a field of it,
+a part of a game brought in part-way with the rule that part breaks, a first line typed on the
+page that is JSON the companion does not read), and a calibration step that cannot be done
+(vision's words, most of them)."""
 
 
 def _pieces(game: str) -> dict[str, Any]:

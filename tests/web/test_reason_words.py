@@ -228,8 +228,8 @@ def in_every_language(words):
             assert slots(language[part["key"]]) == set(part["params"]), language["_language"]
 
 
-SETUP_ERRORS = ERRORS + setup.ERRORS
-"""What a New game or Calibrate page's call is answered with."""
+SETUP_ERRORS = setup.ERRORS + ERRORS
+"""What a New game or Calibrate page's call is answered with, its own errors tried first."""
 
 TWO = {"game": "camelup-2014", "players": ["Ann", "Bob"]}
 START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
@@ -245,9 +245,9 @@ START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
     ({**TWO, "game": "chess"}, "refusal.header.unknown_game",
      {"game": "'chess'", "games": "camelup-2014, camelup-2018, camelup-cards, last-camel"}),
     ({**TWO, "start": {**START, "4": ["blue"]}}, "refusal.header.start_twice",
-     {"names": "blue"}),
+     {"camels": "blue"}),
     ({**TWO, "start": {"1": ["blue"]}}, "refusal.header.start_missing",
-     {"names": "green, orange, yellow, white"}),
+     {"camels": "green, orange, yellow, white"}),
     (TWO, "refusal.field.missing", {"field": "start"}),
     ({**TWO, "start": []}, "refusal.field.object", {"field": "start", "value": "[]"}),
     ({**TWO, "start": {"1": "blue"}}, "refusal.field.list",
@@ -262,6 +262,95 @@ START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
      {"field": "leg", "low": 1, "high": 999, "value": "'2'"}),
 ])
 def test_a_new_game_the_rules_refuse_is_read_into_its_key_and_values(header, key, params):
+    words = sentence(refused(lambda: Game(header)), SETUP_ERRORS)
+    assert words == {"key": key, "params": params}
+    in_every_language(words)
+
+
+SIX = {"game": "camelup-2018", "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+       "start": {"1": ["green", "yellow"], "2": ["blue"], "3": ["red", "purple"],
+                 "15": ["white"], "16": ["black"]}}
+LAST = {"game": "last-camel", "players": ["Ann", "Bob", "Cy"], "spaces": 25, "oases": [7, 13, 19]}
+PAIRS = ["red-yellow", "red-green", "red-blue", "yellow-green", "yellow-blue", "green-blue"]
+
+
+def part(where, key, **params):
+    """A part of a game brought in part-way, refused by the rule it breaks."""
+    return {"where": where, "reason": {"key": key, "params": params}}
+
+
+@pytest.mark.parametrize(("header", "key", "params"), [
+    ({**TWO, "start": START, "money": {"Cy": 3}}, "refusal.header.money_stranger",
+     {"player": "'Cy'"}),
+    ({**CARDS_HEADER, "money": {"Dan": 3}}, "refusal.header.money_stranger", {"player": "'Dan'"}),
+    ({**TWO, "start": START, "dice_out": ["blue", "blue"]}, "refusal.header.dice_out_twice", {}),
+    ({**TWO, "start": START, "dice_out": ["blue", "green", "orange", "yellow", "white"]},
+     "refusal.header.dice_out_full", {"count": 5, "most": 5}),
+    ({**TWO, "start": START, "dice_out": ["blue"], "pyramid_tickets": {"Ann": 1, "Bob": 1}},
+     "refusal.header.tickets", {}),
+    ({**TWO, "start": START, "pyramid_tickets": {"Cy": 0}}, "refusal.header.part",
+     part("pyramid_tickets", "refusal.header.not_player", player="'Cy'")),
+    ({**TWO, "start": START, "tiles": {"1": {"owner": "Ann", "side": "oasis"}}},
+     "refusal.header.part", part("tiles '1'", "refusal.tile.space_one", tile="desert tile")),
+    ({**TWO, "start": START, "tiles": {"5": {"owner": "Ann", "side": "oasis"},
+                                       "6": {"owner": "Bob", "side": "mirage"}}},
+     "refusal.header.part",
+     part("tiles '6'", "refusal.tile.next_to", tile="desert tile", owner="Ann", space=5)),
+    ({**TWO, "start": START, "tiles": {"5": {"owner": "Cy", "side": "oasis"}}},
+     "refusal.header.part", part("tiles '5'", "refusal.header.not_player", player="'Cy'")),
+    ({**TWO, "start": START, "leg_bets": [{"player": "Ann", "camel": "blue"}] * 4},
+     "refusal.header.part", part("leg_bets item 4", "refusal.leg_bet_gone", camel="blue")),
+    ({**TWO, "start": START, "race_bets": {"winner": [{"player": "Ann", "camel": "blue"}],
+                                           "loser": [{"player": "Ann", "camel": "blue"}]}},
+     "refusal.header.part",
+     part("race_bets loser", "refusal.race_bet_played", player="Ann", camel="blue")),
+    ({**TWO, "start": START, "partnerships": [["Ann", "Bob"]]}, "refusal.header.part",
+     part("partnerships", "refusal.partner.none", game="camelup-2014")),
+    ({**SIX, "partnerships": [["Ann"]]}, "refusal.header.pairs", {}),
+    ({**SIX, "partnerships": [["Ann", "Ann"]]}, "refusal.header.part",
+     part("partnerships", "refusal.partner.self", player="Ann")),
+    ({**SIX, "partnerships": [["Ann", "Zed"]]}, "refusal.header.part",
+     part("partnerships", "refusal.unknown_player", player="'Zed'",
+          players="Ann, Bob, Cy, Dee, Eve, Fay")),
+    ({**SIX, "partnerships": [["Ann", "Bob"], ["Bob", "Cy"]]}, "refusal.header.part",
+     part("partnerships", "refusal.partner.taken", player="Bob", partner="Ann")),
+    ({**SIX, "players": ["Ann", "Bob", "Cy", "Dee"], "partnerships": [["Ann", "Bob"]]},
+     "refusal.header.part", part("partnerships", "refusal.partner.few", count=6)),
+    ({**CARDS_HEADER, "setup": {**CARDS_HEADER["setup"], "kept": 6}},
+     "refusal.header.setup_kept", {"kept": 6, "dealt": 9, "discarded": 4}),
+    ({**CARDS_HEADER, "setup": {**CARDS_HEADER["setup"], "left": 1}},
+     "refusal.header.setup_left", {"left": 1, "kept": 5, "deck": 3}),
+    ({**CARDS_HEADER, "setup": {"dealt": 9, "discarded": 5, "kept": 4, "deck": 3, "left": 1,
+                                "intel": 1}},
+     "refusal.header.setup_players",
+     {"players": 3, "want_left": 2, "want_intel": 1, "left": 1, "intel": 1}),
+    ({**CARDS_HEADER, "players": ["A", "B", "C", "D", "E"]}, "refusal.header.setup_deck",
+     {"players": 5, "deck": 3, "intel": 1, "size": 20}),
+    ({**CARDS_HEADER, "setup": {"dealt": 11, "discarded": 6, "kept": 5, "deck": 3, "left": 2,
+                                "intel": 1}},
+     "refusal.header.setup_dealt", {"players": 3, "dealt": 11}),
+    ({**CARDS_HEADER, "sandstorm": [2]}, "refusal.header.sandstorm", {"spaces": "[2]"}),
+    ({**CARDS_HEADER, "figures": {"fennec": 2}}, "refusal.header.figure_space", {"space": 2}),
+    ({**CARDS_HEADER, "final_bets": {"winner": {"Dan": "blue"}}}, "refusal.header.part",
+     part('"final_bets"', "refusal.header.not_player", player="'Dan'")),
+    ({**CARDS_HEADER, "final_bets": {"winner": {"Ann": "blue", "Bob": "blue"}}},
+     "refusal.header.final_twice", {"camel": "blue", "pile": "winner"}),
+    ({**LAST, "start": {"0": PAIRS[1:]}}, "refusal.header.part",
+     part("\"start '0'\"", "refusal.lastcamel.out", camel="green-blue")),
+    ({**LAST, "finish_order": ["red-yellow"]}, "refusal.header.part",
+     part('"finish_order"', "refusal.lastcamel.out", camel="red-yellow")),
+    ({**LAST, "players": ["A", "B", "C", "D"], "finish_order": ["red-blue"],
+      "start": {"0": PAIRS}}, "refusal.header.order_twice", {"camels": "red-blue"}),
+    ({**LAST, "start": {"0": ["red-blue"]}}, "refusal.header.order_missing",
+     {"camels": "red-green, yellow-green, yellow-blue"}),
+    ({**LAST, "oases": [7, 13]}, "refusal.header.oases_count", {"count": 2}),
+    ({**LAST, "oases": [13, 7, 19]}, "refusal.header.oases_order", {"oases": "[13, 7, 19]"}),
+])
+def test_a_game_brought_in_part_way_the_rules_refuse_is_read_into_its_key_and_values(
+        header, key, params):
+    """Money, tiles, tickets, bets and partnerships already on the table, Camel Up Cards'
+    setup, sandstorms, figures and final bets, The Last Camel's oases and finished camels:
+    each refused in words every language has, a part's refusal by the rule it breaks."""
     words = sentence(refused(lambda: Game(header)), SETUP_ERRORS)
     assert words == {"key": key, "params": params}
     in_every_language(words)

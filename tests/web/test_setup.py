@@ -60,7 +60,8 @@ def test_a_new_game_as_placed_keeps_the_stacks_given(client):
     ({"game": "chess", "players": ["A", "B"]}, (409, "chess", "refusal.header.unknown_game")),
     ({"game": "camelup-2014", "players": ["A", "B"], "start": {"1": ["pink"]}},
      (409, "must be one of blue, green", "refusal.field.choice")),
-    ({"game": "camelup-2014", "players": "Ann, Bob"}, (400, '"players" must be a list', None)),
+    ({"game": "camelup-2014", "players": "Ann, Bob"},
+     (400, '"players" must be a list', "refusal.header.players_list")),
 ])
 def test_a_bad_new_game_is_refused_in_one_line_and_the_game_goes_on(client, table, body,
                                                                      refused):
@@ -71,6 +72,44 @@ def test_a_bad_new_game_is_refused_in_one_line_and_the_game_goes_on(client, tabl
     assert answer.status_code == status and error in answer.json["error"]
     assert answer.json.get("key") == key
     assert table.snapshot is before
+
+
+TWO = {"game": "camelup-2014", "players": ["Ann", "Bob"],
+       "start": {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}}
+
+
+@pytest.mark.parametrize(("body", "key", "params"), [
+    ({**TWO, "tiles": {"2": {"owner": "Ann", "side": "oasis"}}}, "refusal.header.part",
+     {"where": "tiles '2'", "reason": {"key": "refusal.tile.camels",
+                                       "params": {"space": 2, "tile": "desert tile"}}}),
+    ({**TWO, "money": {"Cy": 3}}, "refusal.header.money_stranger", {"player": "'Cy'"}),
+    ({**CARDS_HEADER, "setup": {**CARDS_HEADER["setup"], "kept": 6}},
+     "refusal.header.setup_kept", {"kept": 6, "dealt": 9, "discarded": 4}),
+    ({"game": "last-camel", "players": ["Ann", "Bob", "Cy"], "spaces": 25, "oases": [7, 13]},
+     "refusal.header.oases_count", {"count": 2}),
+])
+def test_a_game_brought_in_part_way_is_refused_in_the_page_s_words(client, table, body, key,
+                                                                    params):
+    before = table.snapshot
+    answer = client.post("/api/games", json=body, headers=WITH_PIN)
+    assert answer.status_code == 409
+    assert (answer.json["key"], answer.json["params"]) == (key, params)
+    assert table.snapshot is before
+
+
+@pytest.mark.parametrize(("text", "key", "params"), [
+    ('{"game": "last-camel", "players": ' + "[" * 40 + "]" * 40 + "}",
+     "refusal.header.too_deep", {"depth": 32}),
+    ('{"game": "last-camel", "players": ["\\ud800"]}',
+     "refusal.header.not_text", {"char": "'\\ud800'"}),
+])
+def test_a_first_line_typed_as_json_the_companion_does_not_read_is_refused_in_words(
+        client, table, text, key, params):
+    """As the New game page sends what a person typed once the browser has read it as JSON."""
+    answer = client.post("/api/games", data=text, content_type="application/json",
+                         headers=WITH_PIN)
+    assert answer.status_code == 400
+    assert (answer.json["key"], answer.json["params"]) == (key, params)
 
 
 def test_a_new_game_needs_the_pin(client, table):

@@ -1,6 +1,7 @@
 """The New game and Calibrate pages in a real browser: Debian's Chromium, waitress, a table
 whose camera films a rendered stage."""
 
+import json
 
 import pytest
 
@@ -157,6 +158,35 @@ def test_the_setup_pages_say_what_is_refused_in_the_page_s_language(browser, ser
         "séparés, puis réessayez",
         "repère(s) 0 et 2 non vu(s) : veillez à ce que les quatre soient en vue et éclairés, ou "
         "marquez les coins à la main"]
+    assert page.errors == []
+
+
+def test_a_first_line_typed_on_the_page_is_refused_in_the_page_s_language(browser, served):
+    """A part of a game brought in part-way, by the rule it breaks, and The Last Camel's
+    camels, each named by its two colours as the page's language names them."""
+    _, _, url = served
+    page = phone(browser, url + "new?lang=fr")
+    unlock(page)
+    page.select_option("#game", "other")
+    start = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
+    tiles = {"5": {"owner": "Ann", "side": "oasis"}, "6": {"owner": "Bob", "side": "mirage"}}
+    page.fill("#header", json.dumps({"game": "camelup-2014", "players": ["Ann", "Bob"],
+                                     "start": start, "tiles": tiles}))
+    page.click("#start-game")
+    expect(page.locator("#toast")).to_have_text(
+        "tiles '6' : une tuile désert ne peut pas être à côté d'une autre : celle de Ann est "
+        "sur la case 5")
+
+    page = phone(browser, url + "new?lang=de")
+    unlock(page)
+    page.select_option("#game", "other")
+    page.fill("#header", json.dumps({"game": "last-camel", "players": ["Ann", "Bob", "Cy"],
+                                     "spaces": 25, "oases": [7, 13, 19],
+                                     "start": {"0": ["red-blue"]}}))
+    page.click("#start-game")
+    expect(page.locator("#toast")).to_have_text(
+        '"start" und "finish_order" lassen rot/grün, gelb/grün und gelb/blau aus: Jedes Kamel '
+        "im Rennen steht auf dem Spielplan oder ist im Ziel")
     assert page.errors == []
 
 

@@ -17,6 +17,8 @@ window.camelWords = (lang, W) => {
   const ordinals = new Intl.PluralRules(lang, { type: "ordinal" });
   const ordinal = (n) => t("place." + ordinals.select(n), { n: number(n) });
   const colour = (c) => (c ? t("colour." + c) : t("hidden"));
+  // A camel by its colour, or by both of its colours (The Last Camel's "red-blue": "red/blue").
+  const camel = (c) => c.split("-").map(colour).join("/");
 
   // The table's English list ("grey, white", "blue and green") as this language lists it.
   const lists = new Intl.ListFormat(lang, { type: "conjunction" });
@@ -35,8 +37,8 @@ window.camelWords = (lang, W) => {
     const params = {};
     for (const [k, v] of Object.entries(words.params)) {
       const kind = k.replace(/\d$/, "");
-      if (kind === "camel" || kind === "die") params[k] = v.split("-").map(colour).join("/");
-      else if (kind === "camels" || kind === "dice") params[k] = list(v, colour);
+      if (kind === "camel" || kind === "die") params[k] = camel(v);
+      else if (kind === "camels" || kind === "dice") params[k] = list(v, camel);
       else if (kind === "markers") params[k] = list(v, (m) => number(Number(m)));
       else if (kind === "pile") params[k] = t("pile." + v);
       else if (kind === "figure") params[k] = t("figure." + v);

@@ -23,7 +23,7 @@ every camel, over more of the board than a tile or a card covers; such a frame i
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -67,6 +67,11 @@ _HEAD = 0.4
 #: a camel is 63 % sure when the frame fits this much worse (in colour_distance units summed
 #: over pixels) with it swapped for any other camel, moved anywhere else, or taken off
 _SURE = 200.0
+#: the share of a space's side printed in the space's own colour (inside its edge), and
+#: the share of that a camel standing on it must leave in view for the board under the
+#: camel to be taken to be of that colour
+_PRINTED = 0.9
+_SHOWN = 0.1
 #: the hand check looks at the frame at this share of its size
 _HAND_SCALE = 0.25
 #: a pixel whose colour differs from the set-up frame's by this share of the light there, in
@@ -221,8 +226,8 @@ class BoardReader:
         # and the camels' blurred edges and shadows, so the board filled in comes from the
         # bare board round them alone
         self._under = under = cv2.dilate(under, np.ones((9, 9), np.uint8))
-        self._bare = cv2.inpaint(cv2.GaussianBlur(setup, (3, 3), 0), under, 5,
-                                 cv2.INPAINT_TELEA)
+        self._bare = self._bare_board(cv2.GaussianBlur(setup, (3, 3), 0), under,
+                                      colours.spaces.values())
         self._drawing = _Drawing(self.view, len(self.names))
         self._bare_colours = colour_feature(self._drawing.crop(self._bare).astype(np.float64))
         # what the hand check compares each frame with, at its size: the bare board, where
@@ -235,6 +240,25 @@ class BoardReader:
         self._hand_board = np.zeros(bare.shape[:2], np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
+
+    def _bare_board(self, smooth: np.ndarray, under: np.ndarray, spaces: Iterable[int]
+                    ) -> np.ndarray:
+        """The set-up frame with the board under its camels (`under`) filled in: on a
+        camel's own space, the colour of that space where it shows round the camel (a space
+        is printed in one colour, and the spaces round it often in another); beyond it (a
+        camel standing up hides what lies behind it), the board round it, inpainted."""
+        bare = smooth.copy()
+        hidden = under.copy()
+        for space in spaces:
+            square = np.zeros(under.shape, np.uint8)
+            cv2.fillConvexPoly(square, self.view.space_outline(space, _PRINTED), 1,
+                               shift=SHIFT)
+            shown = (square > 0) & (under == 0)
+            if shown.sum() >= _SHOWN * square.sum():
+                covered = (square > 0) & (under > 0)
+                bare[covered] = np.median(smooth[shown], axis=0)
+                hidden[covered] = 0
+        return cv2.inpaint(bare, hidden, 5, cv2.INPAINT_TELEA)
 
     @property
     def pixels_per_mm(self) -> float:

@@ -118,7 +118,7 @@ def test_an_empty_board_reads_no_camels(sessions):
     session, reader = sessions[0]
     rng = np.random.default_rng(FIRST_SEED)
     frame = board_frame(session.table, [], session.light, rng, hand=False, tiles=False)
-    assert reader.read(frame.image) == BoardReading(())
+    assert reader.read(frame.image) == BoardReading(()), f"table {FIRST_SEED}"
 
 
 def test_the_renderer_says_the_stacks_bottom_to_top(sessions):

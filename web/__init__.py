@@ -76,6 +76,8 @@ ERRORS = REFUSALS + [(key, re.compile(pattern)) for key, pattern in [
                            r".+\)"),
     ("request.no_answer", r"the table did not answer in time; look at the state before "
                           r"trying again"),
+    ("request.not_playing", r'"player" must be one of (?P<players>.+) or null, not '
+                            r"""(?P<player>'.*'|".*")"""),
 ]]
 """The errors a page can be answered, each as the key of a sentence in every language and the
 values it names (see `companion.snapshot.sentence`): the table's refusals and the app's own."""

@@ -34,6 +34,8 @@ def test_the_pin_form_refuses_what_it_cannot_read(client):
     answer = client.post("/api/pin", json={"pin": PIN, "player": "Zed"}, headers=headers)
     assert answer.status_code == 400
     assert "Ann, Bob, Cy" in answer.json["error"]
+    assert (answer.json["key"], answer.json["params"]) == (
+        "request.not_playing", {"players": "Ann, Bob, Cy", "player": "'Zed'"})
     assert client.get("/api/viewer").json["trusted"] is False
     assert client.post("/api/pin", json={"pin": PIN}).status_code == 403
 

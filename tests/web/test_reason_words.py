@@ -203,6 +203,8 @@ def test_every_sentence_a_page_is_sent_is_written_in_english_french_and_german()
     ("too many wrong PINs: wait 61 s and try again", "request.pin_wait", {"seconds": 61}),
     ("missing or stale X-CSRF-Token: reload the page (API clients: send the PIN in "
      "X-Table-Pin instead)", "request.stale_page", {}),
+    ('"player" must be one of Ann, Bob or null, not \'Cy\'', "request.not_playing",
+     {"players": "Ann, Bob", "player": "'Cy'"}),
 ])
 def test_a_refusal_is_read_into_its_key_and_values(error, key, params):
     assert sentence(error, ERRORS) == {"key": key, "params": params}

@@ -32,6 +32,9 @@ _LEAST_DIE = 0.3
 #: on a calibrated table, places nearer than this share of a die's side in the image are
 #: one place; which of a die's places is its top is then told on the top faces' plane
 _NEIGHBOURS = 0.3
+#: a die's places this share of its side or less nearer the camera than its furthest are
+#: on its top face (a side face's middle lies half a side nearer or more)
+_ON_TOP = 0.3
 
 
 @dataclass(frozen=True)
@@ -104,12 +107,15 @@ class DiceReader:
 
     def _one_per_die(self, dice: list[Spot], offset: tuple[int, int]) -> list[Spot]:
         """On a calibrated table, where the dice's top faces lie is known: places found
-        nearer than a die's side on that plane are one die, and of those the network is sure
-        of, the one furthest from the camera is its top (every other face the camera sees of
-        a die lies nearer to it: a side face the network takes for a top, too)."""
+        nearer than a die's side on that plane are one die. Of those the network is sure
+        of, the ones furthest from the camera are on its top (every other face the camera
+        sees of a die lies at least half a side nearer to it: a side face the network takes
+        for a top, too), and of those the surest is its top's middle (a place on the top's
+        far edge, round one of its pips, may look like a face with a pip fewer)."""
         _, r, t = self.table.camera
         foot = (-r.T @ t)[:2]
         places = self._on_top_plane([(s.x, s.y) for s in dice], offset)
+        away = np.hypot(*(places - foot).T)
         order = sorted(range(len(dice)), key=lambda i: -dice[i].die)
         taken: set[int] = set()
         kept: list[Spot] = []
@@ -120,7 +126,9 @@ class DiceReader:
                    and np.hypot(*(places[j] - places[i])) < 0.95 * self.table.die_mm]
             taken.update(one)
             sure = [j for j in one if max(dice[j].probs[1:]) >= 0.5] or [i]
-            kept.append(dice[max(sure, key=lambda j: np.hypot(*(places[j] - foot)))])
+            furthest = max(away[j] for j in sure)
+            top = [j for j in sure if away[j] > furthest - _ON_TOP * self.table.die_mm]
+            kept.append(dice[max(top, key=lambda j: dice[j].die)])
         return kept
 
     def _spot_reading(self, spot: Spot, smooth: np.ndarray, offset: tuple[int, int],

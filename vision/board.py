@@ -229,7 +229,7 @@ class BoardReader:
         self._bare = self._bare_board(cv2.GaussianBlur(setup, (3, 3), 0), under,
                                       colours.spaces.values())
         self._drawing = _Drawing(self.view, len(self.names))
-        self._bare_colours = colour_feature(self._drawing.crop(self._bare).astype(np.float64))
+        self._bare_colours = colour_feature(self._drawing.crop(self._bare)).astype(np.float32)
         # what the hand check compares each frame with, at its size: the bare board, where
         # the set-up camels stood, and the board
         bare = cv2.resize(self._bare, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
@@ -580,7 +580,8 @@ class _Drawing:
 
     def _apron(self, space: int, offset: np.ndarray) -> np.ndarray:
         """The part of `space`'s square that no camel standing there covers in the image
-        (camels askew, heads and all, as tall a stack as there can be)."""
+        (camels askew, heads and all, as tall a stack as there can be): the drawing's pixels
+        there, row by row."""
         x0, y0, x1, y1 = self.box
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(mask, self.view.space_outline(space, 0.8, scale=_SCALE) - offset, 1,
@@ -588,7 +589,7 @@ class _Drawing:
         cv2.fillConvexPoly(mask, self.view.camel_outline(space, 0, grow=_ASKEW, levels=self.n,
                                                          head=_HEAD, scale=_SCALE) - offset,
                            0, shift=SHIFT)
-        return mask > 0
+        return np.flatnonzero(mask)
 
     def covered(self, costs: np.ndarray) -> set[int]:
         """The spaces whose square shows, round where camels would stand, something that is
@@ -596,7 +597,7 @@ class _Drawing:
         there): a desert tile (no camel ends its move on one), a card, a hand."""
         other = (costs[2 * self.n] > _OTHER) & (costs[:self.n].min(axis=0) > _OTHER)
         return {space for space, apron in self.aprons.items()
-                if apron.any() and other[apron].mean() > _TILE}
+                if apron.size and other.ravel()[apron].mean() > _TILE}
 
     def crop(self, image: np.ndarray) -> np.ndarray:
         """The part of `image` (a full frame) the drawing covers, at its scale."""

@@ -53,24 +53,26 @@ def windows(rendered: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndar
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def network():
+def network(width: int = 1):
     """The network: five valid 3x3 convolutions and two poolings see a WINDOW-wide window
-    and answer once per STRIDE pixels; no dense layer, so it runs over a whole image."""
+    and answer once per STRIDE pixels; no dense layer, so it runs over a whole image. The
+    second look's is `width` times as wide (it reads a few windows, not a whole region)."""
     from torch import nn
 
     def block(inputs: int, outputs: int) -> list:
         return [nn.Conv2d(inputs, outputs, 3), nn.BatchNorm2d(outputs), nn.ReLU()]
 
-    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
-                         *block(32, 48), *block(48, 64), *block(64, 64),
-                         nn.Conv2d(64, CLASSES, 1))
+    a, b, c, d = (k * width for k in (16, 32, 48, 64))
+    return nn.Sequential(*block(3, a), nn.MaxPool2d(2), *block(a, b), nn.MaxPool2d(2),
+                         *block(b, c), *block(c, d), *block(d, d), nn.Conv2d(d, CLASSES, 1))
 
 
-def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 256):
+def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 256,
+          width: int = 1):
     import torch
 
     torch.manual_seed(seed)
-    model = network()
+    model = network(width)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x) / batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
@@ -128,6 +130,9 @@ def main() -> None:
     parser.add_argument("--first", type=Path,
                         help="the first round's network, when it was trained already from "
                              "the same windows and seed: the second round starts from it")
+    parser.add_argument("--width", type=int, default=1,
+                        help="how many times wider than the first look's the network is "
+                             "(2 for the second look's)")
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     start = time.time()
@@ -153,7 +158,7 @@ def main() -> None:
     print(f"{len(hard_x)} windows where the first network saw a die that is not there",
           flush=True)
     model = train(np.concatenate([x, hard_x]), np.concatenate([y, hard_y]),
-                  epochs=args.epochs, seed=args.seed)
+                  epochs=args.epochs, seed=args.seed, width=args.width)
     export(model, args.out)
     if args.first is None:
         first.unlink()

@@ -41,6 +41,9 @@ _BUSY = 1.5
 _VOTE = 0.25
 
 MODEL = Path(__file__).with_name("dicenet.onnx")
+#: the second look's network: the same shape of network, twice as wide, trained on the same
+#: windows; it reads a few windows of each unsure die, never a whole region
+LOOK = Path(__file__).with_name("dicenet_look.onnx")
 
 
 def prepare(image: np.ndarray) -> np.ndarray:
@@ -232,14 +235,14 @@ def _turned(window: np.ndarray) -> list[np.ndarray]:
     return views
 
 
-def second_look(image: np.ndarray, found: list[Spot], *, model: Path = MODEL) -> list[Spot]:
-    """`found` (one spot per die, in `image`'s pixels) after the network has looked again at
-    each die whose face it was not sure of (below `_SURE` at first): centred on it, in eight
-    orientations (turned by quarter turns and mirrored). A die's face does not change as it
-    turns, so the eight answers are averaged, and a wrong answer the network gives one way up
-    is outvoted by the others. How sure it is of a die is the mean of the eight and its
-    first look; which face, the eight's alone. All the views go through the network as one
-    batch."""
+def second_look(image: np.ndarray, found: list[Spot], *, model: Path = LOOK) -> list[Spot]:
+    """`found` (one spot per die, in `image`'s pixels) after a look again at each die whose
+    face the network was not sure of (below `_SURE` at first), by a wider network (`LOOK`:
+    it reads a few windows, not a whole region): centred on the die, in eight orientations
+    (turned by quarter turns and mirrored). A die's face does not change as it turns, so the
+    eight answers are averaged, and a wrong answer given one way up is outvoted by the
+    others. How sure it is of a die is the mean of the eight and the first look; which face,
+    the eight's alone. All the views go through the network as one batch."""
     again_at = [i for i, spot in enumerate(found) if max(spot.probs[1:]) < _SURE]
     if not again_at:
         return found

@@ -13,9 +13,9 @@ from vision.dice import DiceReader
 
 #: (least share right, most share wrong) on each set's validation photos: a little below what
 #: the reader reads today (93.7 % and 1.6 % of 63 dice, where the one wrong is a wrong label;
-#: 6 of 6; 89.4 % and 2.1 % of 379 dice), which is itself below the targets
+#: 6 of 6; 93.7 % and 2.1 % of 379 dice), which is itself below the targets
 FLOORS = {"matteop65-valid": (0.9, 0.02), "skovy": (0.83, 0.17),
-          "nell-byler-train": (0.86, 0.035)}
+          "nell-byler-train": (0.9, 0.035)}
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,6 @@ def test_each_set_of_photos_never_trained_on_is_mostly_read_right_and_seldom_wro
 
 
 def test_the_photos_hold_few_false_dice(results):
-    # 42 false dice over 448 today, a quarter of them wood grain on skovy's floor
+    # 50 false dice over 448 today, a third of them wood grain on skovy's floor
     dice = sum(r.dice for r in results.values())
     assert sum(r.false for r in results.values()) <= 0.15 * dice

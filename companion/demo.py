@@ -478,6 +478,9 @@ class DemoTable:
             after = self._fix_misread(snapshot, after, truth)
         else:
             self.outcomes["read"] += 1
+        # the players move the camels as soon as the roll is in the game, before they take
+        # the dice away: the table's board grace runs from then
+        self._keep_board(self.table.snapshot)
         if hasattr(truth, "faces") or after.view["leg"] != leg or after.view["finished"]:
             self._pause(1.5)
             self.stage.clear()

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from companion import seams
 from companion.errors import CompanionError
@@ -52,18 +50,6 @@ not a roll."""
 
 class CalibrationRefused(CompanionError, ValueError):
     """A calibration step could not be done: what to do about it, in one line."""
-
-
-T = TypeVar("T")
-
-
-def on_passing_thread(step: Callable[[], T]) -> T:
-    """`step()` done on a thread that ends with it, its exception raised here. The dice
-    reader's network is loaded once per thread that reads (vision.dicenet), 10 MB apiece:
-    read on the caller's thread (the main thread at set-up, one of the web server's for a
-    Calibrate page step) it would stay there for good, though that thread reads no more."""
-    with ThreadPoolExecutor(1, thread_name_prefix="calibration") as passing:
-        return passing.submit(step).result()
 
 
 class Calibrator:
@@ -210,8 +196,7 @@ class Calibrator:
         reads = _reads(game)
         try:
             if reads == "die" and game in DICE_SETS:
-                colours = on_passing_thread(
-                    lambda: learn_colours(frame, dice_set(game), table=table))
+                colours = learn_colours(frame, dice_set(game), table=table)
             elif reads == "face" and game in COLOUR_DICE_SETS:
                 colours = learn_face_colours(frame, colour_dice_set(game), table=table)
             elif reads == "card":

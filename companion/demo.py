@@ -44,7 +44,7 @@ from companion import seams
 from companion.advisor import share_memory_arenas, trim_memory
 from companion.board_check import track_stacks
 from companion.buttons import PinMap
-from companion.calibration import Calibrator, on_passing_thread
+from companion.calibration import Calibrator
 from companion.camera import TableCamera
 from companion.errors import CompanionError
 from companion.hosting import (
@@ -219,8 +219,7 @@ class DemoTable:
         self.pin_map = PinMap.from_toml(PIN_MAP)
         self.pins = MockFactory()
         self.stage = _stage(table.snapshot.view["game"], seed, size)
-        # calibrated before the camera starts, as a table is at set-up
-        on_passing_thread(self.stage.settler)
+        self.stage.settler()  # calibrated before the camera starts, as a table is at set-up
         self._deck: list[tuple[str, int]] = []
         """Camel Up Cards: the racing deck of this leg, its top card last."""
         self._hands: dict[str, list[str]] = {}
@@ -359,7 +358,7 @@ class DemoTable:
             return
         log.info("a game of %s was started: the table is set for it", game)
         stage = _stage(game, self.rng.randrange(2 ** 31), self.size)
-        on_passing_thread(stage.settler)
+        stage.settler()
         old, self.stage = self.stage, stage
         old.close()
         board, self.board = self.board, _board_stage(stage, self.rng.randrange(2 ** 31),

@@ -3,12 +3,11 @@ every camel alone on its own space, the frame kept beside the calibration, and t
 with it from the next start on."""
 
 import logging
-import threading
 
 import cv2
 import pytest
 
-from companion.calibration import HOLD_TIME, CalibrationRefused, Calibrator, on_passing_thread
+from companion.calibration import HOLD_TIME, CalibrationRefused, Calibrator
 from tests.web.test_setup import StillCamera
 from vision.synth_board import board_frame, board_session
 
@@ -166,18 +165,3 @@ def test_the_cameras_play_nothing_laid_out_while_the_page_calibrates(calibrator)
     assert calibrator.camera.holds[-1] == HOLD_TIME
     calibrator.save()
     assert calibrator.camera.holds[-1] == 0
-
-
-def test_a_reading_step_runs_on_a_thread_that_ends_with_it():
-    """What the step loads per thread (the dice network) goes with that thread."""
-    ran_on = on_passing_thread(threading.current_thread)
-    assert ran_on is not threading.current_thread()
-    assert not ran_on.is_alive()
-
-
-def test_a_reading_step_that_fails_says_so_to_its_caller():
-    def refused():
-        raise CalibrationRefused("lay every die in the roll zone")
-
-    with pytest.raises(CalibrationRefused, match="lay every die"):
-        on_passing_thread(refused)

@@ -11,8 +11,10 @@ beside this module and is run by OpenCV's `dnn`, so a Pi needs nothing more than
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,25 +95,35 @@ class Spot:
                 round(self.y + half))
 
 
-_LOADED = threading.local()
+_IDLE: dict[str, list[cv2.dnn.Net]] = {}
+_IDLE_LOCK = threading.Lock()
 
 
-def _network(path: str) -> cv2.dnn.Net:
-    """The network read from `path`, once per thread: a Net keeps its last input and output,
-    so two threads (the table's camera, a calibration) must not share one."""
-    nets = _LOADED.__dict__.setdefault("nets", {})
-    if path not in nets:
-        nets[path] = cv2.dnn.readNetFromONNX(path)
-    return nets[path]
+@contextlib.contextmanager
+def _network(path: str) -> Iterator[cv2.dnn.Net]:
+    """The network read from `path`, lent to one reader at a time: a Net keeps its last input
+    and output, so two threads (the table's camera, a calibration) must not run one at once.
+    Networks given back wait for the next reader, so there are only as many as have read at
+    once (a network is about 9 MB), whichever threads read."""
+    with _IDLE_LOCK:
+        idle = _IDLE.setdefault(path, [])
+        net = idle.pop() if idle else None
+    if net is None:
+        net = cv2.dnn.readNetFromONNX(path)
+    try:
+        yield net
+    finally:
+        with _IDLE_LOCK:
+            _IDLE[path].append(net)
 
 
 def probabilities(inputs: np.ndarray, *, model: Path = MODEL) -> np.ndarray:
     """The network's class probabilities over `inputs` (prepared, at least a window wide):
     an array (CLASSES, rows, columns) whose cell (r, c) answers for the window whose top left
     corner is (STRIDE * c, STRIDE * r)."""
-    net = _network(str(model))
-    net.setInput(np.ascontiguousarray(inputs)[None])
-    return _softmax(net.forward()[0], axis=0)
+    with _network(str(model)) as net:
+        net.setInput(np.ascontiguousarray(inputs)[None])
+        return _softmax(net.forward()[0], axis=0)
 
 
 def _softmax(logits: np.ndarray, axis: int) -> np.ndarray:
@@ -260,9 +272,9 @@ def second_look(image: np.ndarray, found: list[Spot], *, model: Path = LOOK) -> 
 def _batch(windows: np.ndarray, *, model: Path = MODEL) -> np.ndarray:
     """The network's class probabilities for each of `windows` (N, channels, WINDOW, WINDOW),
     run as one batch: (N, CLASSES)."""
-    net = _network(str(model))
-    net.setInput(np.ascontiguousarray(windows, np.float32))
-    return _softmax(net.forward()[:, :, 0, 0], axis=1)
+    with _network(str(model)) as net:
+        net.setInput(np.ascontiguousarray(windows, np.float32))
+        return _softmax(net.forward()[:, :, 0, 0], axis=1)
 
 
 def _centred(image: np.ndarray, spot: Spot) -> np.ndarray:

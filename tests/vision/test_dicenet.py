@@ -1,12 +1,16 @@
 """The network's second look at a die it was unsure of: the same answer whichever way the die
 is turned, and the same probabilities as a run over a whole image."""
 
+import threading
+
 import cv2
 import numpy as np
 
 from tests.vision.conftest import photo_set
 from training.labelled import split
 from vision.dicenet import (
+    _IDLE,
+    MODEL,
     WINDOW,
     Spot,
     _batch,
@@ -59,3 +63,36 @@ def test_the_second_look_reads_an_unsure_die_of_a_photo_as_its_first_look_read_i
     assert found, "the network found no die it was sure of in the photo"
     doubted = [Spot(s.x, s.y, s.side, (s.probs[0], *[s.die / 6] * 6)) for s in found]
     assert [s.value for s in second_look(image, doubted)] == [s.value for s in found]
+
+
+def test_threads_reading_one_after_another_share_one_network():
+    """A network is lent to one reader at a time and given back: threads that read in turn
+    (a calibration step on a web server's thread, then the camera's) load it once, not once
+    each."""
+    windows = np.zeros((2, 3, WINDOW, WINDOW), np.float32)
+    _batch(windows)
+    before = len(_IDLE[str(MODEL)])
+    for _ in range(4):
+        reader = threading.Thread(target=_batch, args=(windows,))
+        reader.start()
+        reader.join()
+    assert len(_IDLE[str(MODEL)]) == before
+
+
+def test_two_threads_reading_at_once_each_have_a_network_of_their_own():
+    windows = np.random.default_rng(3).normal(0, 1, (4, 3, WINDOW, WINDOW)).astype(np.float32)
+    alone = _batch(windows)
+    answers: list[np.ndarray] = []
+    start = threading.Barrier(2)
+
+    def read() -> None:
+        start.wait()
+        answers.extend(_batch(windows) for _ in range(20))
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    assert len(answers) == 40
+    assert all(np.allclose(answer, alone, atol=1e-6) for answer in answers)

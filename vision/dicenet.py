@@ -79,6 +79,12 @@ class Spot:
     side: float
     probs: tuple[float, ...]
 
+    @classmethod
+    def of(cls, x: float, y: float, side: float, die: float, faces: np.ndarray) -> Spot:
+        """A spot where the network is `die` sure of a die, and, if there is one, gives each
+        face its share of `faces` (which sum to 1)."""
+        return cls(x, y, side, (1.0 - die, *(float(f) * die for f in faces)))
+
     @property
     def die(self) -> float:
         """How sure the network is that a die's top face lies here."""
@@ -165,8 +171,7 @@ def spots(image: np.ndarray, scale: float, *, least: float = 0.5,
     It is run only where something stands out (busy_regions)."""
     height, width = image.shape[:2]
     size = (max(WINDOW, round(width * scale)), max(WINDOW, round(height * scale)))
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    inputs = prepare(cv2.resize(image, size, interpolation=interpolation))
+    inputs = prepare(_scaled(image, size, scale))
     centre = (WINDOW - 1) / 2
     sx, sy = width / size[0], height / size[1]
     found = []
@@ -229,7 +234,7 @@ def merge(found: list[Spot], *, apart: float = 0.7) -> list[Spot]:
         x = float(np.average([s.x for s in near], weights=weights))
         y = float(np.average([s.y for s in near], weights=weights))
         side = float(np.exp(np.average(np.log([s.side for s in near]), weights=weights)))
-        merged.append(Spot(x, y, side, (1.0 - k.die, *(float(f) * k.die for f in faces))))
+        merged.append(Spot.of(x, y, side, k.die, faces))
     return merged
 
 
@@ -265,7 +270,7 @@ def second_look(image: np.ndarray, found: list[Spot], *, model: Path = LOOK) -> 
         spot = found[i]
         die = (spot.die + 1.0 - float(again[0])) / 2
         faces = again[1:] / again[1:].sum()
-        looked[i] = Spot(spot.x, spot.y, spot.side, (1.0 - die, *(float(f) * die for f in faces)))
+        looked[i] = Spot.of(spot.x, spot.y, spot.side, die, faces)
     return looked
 
 
@@ -289,6 +294,12 @@ def _centred(image: np.ndarray, spot: Spot) -> np.ndarray:
         top, left = max(0, -y0), max(0, -x0)
         crop = cv2.copyMakeBorder(crop, top, side - top - crop.shape[0], left,
                                   side - left - crop.shape[1], cv2.BORDER_REFLECT)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    scene = cv2.resize(crop, (3 * WINDOW, 3 * WINDOW), interpolation=interpolation)
+    scene = _scaled(crop, (3 * WINDOW, 3 * WINDOW), scale)
     return prepare(scene)[:, WINDOW:2 * WINDOW, WINDOW:2 * WINDOW]
+
+
+def _scaled(image: np.ndarray, size: tuple[int, int], scale: float) -> np.ndarray:
+    """`image` resized to `size` (about `scale` times its own): averaged over the pixels
+    that fall into each when shrinking, interpolated when growing."""
+    return cv2.resize(image, size,
+                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)

@@ -80,6 +80,10 @@ _HAND_CHANGE = 0.15
 #: a hand covers at least this many spaces' worth of the board, and its arm as much again
 #: beyond the board
 _HAND_SPACES = (0.5, 0.5)
+#: an arm that does not show against the table (skin over wood) still crosses the board's
+#: edge: a hand is then more of the board, from its edge, than this many spaces (a tile or a
+#: card lying at the edge covers one)
+_HAND_FROM_EDGE = 2.0
 #: the eight steps to a pixel's neighbours
 _NEIGHBOURS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 #: the fit stops after this many rounds of moves even if one still improves it
@@ -240,6 +244,8 @@ class BoardReader:
         self._hand_board = np.zeros(bare.shape[:2], np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
+        self._hand_edge = self._hand_board - cv2.erode(self._hand_board,
+                                                       np.ones((5, 5), np.uint8))
 
     def _bare_board(self, smooth: np.ndarray, under: np.ndarray, spaces: Iterable[int]
                     ) -> np.ndarray:
@@ -420,8 +426,8 @@ class BoardReader:
     def _hand(self, smooth: np.ndarray, found: dict[int, list[int]]) -> bool:
         """Whether a hand reaches over the board: something that was not there at set-up,
         away from every camel found now or standing there at set-up, over part of the board
-        and reaching beyond it, as an arm does (a tile, a shadow, a card lies on the board or
-        beside it)."""
+        and reaching beyond it, as an arm does, or over much of it from its edge (a tile, a
+        shadow, a card lies on the board or beside it; the pyramid stands in its middle)."""
         small = _HAND_SCALE
         now = cv2.resize(smooth, None, fx=small, fy=small,
                          interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -445,9 +451,11 @@ class BoardReader:
             return False
         inside = np.bincount(parts[board > 0], minlength=count)[1:]
         outside = np.bincount(parts[board == 0], minlength=count)[1:]
+        on_edge = np.bincount(parts[self._hand_edge > 0], minlength=count)[1:]
         space = (self.view.track.space_size * small * self.pixels_per_mm) ** 2
-        return bool(((inside > _HAND_SPACES[0] * space) & (outside > _HAND_SPACES[1] * space))
-                    .any())
+        arm = (inside > _HAND_SPACES[0] * space) & (outside > _HAND_SPACES[1] * space)
+        unseen_arm = (on_edge > 0) & (inside > _HAND_FROM_EDGE * space)
+        return bool((arm | unseen_arm).any())
 
 
 #: colours are looked up in steps of this many levels (of 256) a channel

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import random
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,18 @@ from vision.calibrate import (
 from vision.colours import DiceColours
 from vision.dicesets import dice_set
 from vision.synth import Light, Table, calibration_frame, random_light, random_table
+
+SEED_VARIABLE = "CAMEL_TEST_SEED"
+"""Set it to the seed a failed run named, to draw the same tables again."""
+
+
+def drawn_seed(low: int, high: int, step: int = 1) -> int:
+    """A seed drawn afresh each run from [low, high), a multiple of `step`, so the tests see
+    tables no tuning saw; `CAMEL_TEST_SEED` in the environment draws a named one again."""
+    named = os.environ.get(SEED_VARIABLE)
+    if named is not None:
+        return int(named)
+    return step * random.SystemRandom().randrange(-(-low // step), high // step)
 
 
 def photo_set(name: str) -> Path:

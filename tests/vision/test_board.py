@@ -4,13 +4,13 @@ frames drawn afresh each run, hands over the board, `[vision.board]`, and `read-
 from __future__ import annotations
 
 import json
-import random
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.cli import main
+from tests.vision.conftest import drawn_seed
 from training.scoring import BoardScore, score_board
 from vision.board import BoardReader, BoardReading, Stack, learn_camels, set_up
 from vision.calibrate import CalibrationError, calibrate_table
@@ -21,7 +21,7 @@ from vision.table import TRACK_SPACES, BoardLayout, TableLayout
 
 #: four tables drawn afresh each run (both editions, two lights each), from a range no tuning
 #: or benchmark draws from
-FIRST_SEED = 4 * random.SystemRandom().randrange(3_000_000 // 4, 4_000_000 // 4)
+FIRST_SEED = drawn_seed(3_000_000, 4_000_000, step=4)
 
 
 def calibrated(session: BoardSession) -> BoardReader:

@@ -3,17 +3,16 @@ hand is over it."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
+from tests.vision.conftest import drawn_seed
 from tests.vision.test_board import calibrated
 from vision.board_watch import BoardWatch
 from vision.synth_board import board_session
 
 #: a table drawn afresh each run, from a range no tuning or benchmark draws from
-SEED = random.SystemRandom().randrange(3_000_000, 4_000_000)
+SEED = drawn_seed(3_000_000, 4_000_000)
 STEP = 0.1
 """Seconds between two frames fed."""
 

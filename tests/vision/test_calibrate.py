@@ -1,13 +1,12 @@
 """Calibration: the table from its markers or from points tapped by hand, the cheap check that
 the camera has not moved, and the dice's colours learned from one shot."""
 
-import random
 import tomllib
 
 import numpy as np
 import pytest
 
-from tests.vision.conftest import calibrated_scene
+from tests.vision.conftest import calibrated_scene, drawn_seed
 from vision.calibrate import (
     CalibrationError,
     TableCalibration,
@@ -124,7 +123,7 @@ def test_calibration_round_trips_through_the_toml_it_writes(tmp_path):
 
 
 #: tables drawn afresh each run, from a range no tuning or benchmark draws from
-FIRST_SEED = random.SystemRandom().randrange(3_000_000, 4_000_000)
+FIRST_SEED = drawn_seed(3_000_000, 4_000_000)
 
 
 @pytest.mark.parametrize("game", ["camelup-2014", "camelup-2018"])

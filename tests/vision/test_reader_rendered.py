@@ -2,12 +2,11 @@
 under every light the renderer has."""
 
 import math
-import random
 
 import numpy as np
 import pytest
 
-from tests.vision.conftest import calibrated_scene
+from tests.vision.conftest import calibrated_scene, drawn_seed
 from training.scoring import Score, TrueDie, score
 from vision.dice import DiceReader
 from vision.dicesets import STANDARD_D6, dice_set
@@ -23,7 +22,7 @@ def truth_of(frame):
 
 #: twelve tables drawn afresh each run (both editions under each light), from a range no
 #: tuning or benchmark draws from
-FIRST_SEED = 12 * random.SystemRandom().randrange(2_000_000 // 12, 3_000_000 // 12)
+FIRST_SEED = drawn_seed(2_000_000, 3_000_000, step=12)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ grey, or yellow and orange, stay apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +25,13 @@ def colour_feature(bgr: np.ndarray) -> np.ndarray:
     r = (bgr[..., 2] + 1.0) / total
     g = (bgr[..., 1] + 1.0) / total
     return np.stack([r, g, np.log(total)], axis=-1)
+
+
+def as_bgr(values: Iterable[float]) -> tuple[float, float, float]:
+    """Three floats from an array or sequence of exactly three: a colour (or a gain per
+    channel) with a type that says it has three, where `tuple(...)` says any number."""
+    b, g, r = (float(v) for v in values)
+    return b, g, r
 
 
 def colour_distance(a: np.ndarray, b: np.ndarray, *, shading: float = 1.0) -> np.ndarray:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.calibrate import CalibrationError, TableCalibration
-from vision.colours import DiceColours
+from vision.colours import DiceColours, as_bgr
 from vision.dicesets import DEFAULT_GAME, DICE_SETS
 from vision.sources import SOURCE_KEYS, SOURCE_KINDS, CameraSettings, SourceError
 from vision.table import BoardLayout, TableLayout
@@ -130,8 +130,9 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
     if "colours" in vision:
         table = dict(vision["colours"])
         colours_game = table.pop("game", game)
-        colours = DiceColours({name: tuple(float(c) for c in bgr)
-                               for name, bgr in table.items()})
+        if any(len(bgr) != 3 for bgr in table.values()):
+            raise ConfigError("[vision.colours] each colour must be [b, g, r]")
+        colours = DiceColours({name: as_bgr(bgr) for name, bgr in table.items()})
     layout = TableLayout.from_config(vision.get("table", {}))
     board = dict(vision.get("board", {}))
     source = _source(vision.get("source", {"kind": "picamera2"}), "vision.source")

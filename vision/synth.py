@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.aruco import marker_image
+from vision.colours import as_bgr
 from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
 from vision.markers import MARKER_IDS
 from vision.spec import PIP_CELLS, PIP_OFFSET, PIP_RADIUS
@@ -161,6 +162,15 @@ class Table:
         return dice_set(self.game)
 
     @property
+    def texture(self) -> np.ndarray:
+        """The table top (`_table_texture`), which a table kept only as drawn has let go."""
+        if self._texture is None:
+            raise ValueError("this table was kept only as drawn (vision.synth.drawn): it "
+                             "renders only under the light it was drawn under, supersampled "
+                             "as usual")
+        return self._texture
+
+    @property
     def track(self) -> BoardLayout:
         """The board's track: the table's own, else the printed boards' round its board."""
         return self.board or BoardLayout.around(self.layout.board)
@@ -226,7 +236,7 @@ def random_light(rng: np.random.Generator, name: str | None = None) -> Light:
                      math.sin(azimuth) * math.cos(elevation), math.sin(elevation))
     elif name == "glare":
         glare = (rng.uniform(20, 220), rng.uniform(20, 160), rng.uniform(0.6, 1.0))
-    return Light(name, tuple(float(c * t) for c, t in zip(colour, tint, strict=True)),
+    return Light(name, as_bgr(c * t for c, t in zip(colour, tint, strict=True)),
                  float(strength), direction, uneven, glare)
 
 
@@ -261,9 +271,9 @@ def scatter_dice(rng: np.random.Generator, specs: Sequence[DieSpec], layout: Tab
 def random_hand(rng: np.random.Generator) -> Hand:
     skins = ((150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (170, 195, 235))
     base = np.array(skins[int(rng.integers(0, len(skins)))], np.float64)
-    skin = tuple(int(c) for c in np.clip(base * rng.uniform(0.9, 1.1), 0, 255))
+    b, g, r = (int(c) for c in np.clip(base * rng.uniform(0.9, 1.1), 0, 255))
     return Hand(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9), rng.uniform(0, 2 * math.pi),
-                rng.uniform(0.18, 0.28), skin)
+                rng.uniform(0.18, 0.28), (b, g, r))
 
 
 def render(table: Table, dice: Sequence[DiePose], light: Light, *,
@@ -290,8 +300,9 @@ def render(table: Table, dice: Sequence[DiePose], light: Light, *,
     _draw_shadows(image, table, dice, light, s)
     canvas = Canvas(image, np.full(image.shape[:2], np.inf, np.float32), camera, light,
                     table.track, s)
-    for thing in sorted((*props, *(table.camels if camels is None else camels)),
-                        key=lambda t: t.depth(camera)):
+    things: tuple[Prop | CamelPose, ...] = (*props,
+                                             *(table.camels if camels is None else camels))
+    for thing in sorted(things, key=lambda t: t.depth(camera)):
         thing.draw(canvas)
     order = sorted(range(len(dice)), key=lambda i: -_distance(camera, dice[i]))
     for i in order:
@@ -608,8 +619,8 @@ def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
     warp = camera.homography(s) @ to_table
     # beyond the texture the table goes on in its own colour (a mirror of it would show a
     # second board)
-    edge = tuple(float(c) for c in np.median(table._texture[:8].reshape(-1, 3), axis=0))
-    image = cv2.warpPerspective(table._texture.astype(np.float32, copy=False), warp, (w, h),
+    edge = tuple(float(c) for c in np.median(table.texture[:8].reshape(-1, 3), axis=0))
+    image = cv2.warpPerspective(table.texture.astype(np.float32, copy=False), warp, (w, h),
                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                 borderValue=edge)
     image *= _light_field(table, light, s)

@@ -230,9 +230,9 @@ def props(rng: np.random.Generator, table: Table, camels: Sequence[CamelPose], *
         if coin:
             things.append(Tile(x, y, (22.0, 22.0), 0.0, (60, 170, 215), round=True))
         else:
-            things.append(Tile(x, y, (57.0, 88.0), rng.uniform(0, math.pi),
-                               tuple(int(c) for c in rng.integers(40, 230, 3)),
-                               (235, 235, 235)))
+            yaw = rng.uniform(0, math.pi)
+            b, g, r = (int(c) for c in rng.integers(40, 230, 3))
+            things.append(Tile(x, y, (57.0, 88.0), yaw, (b, g, r), (235, 235, 235)))
     return things
 
 

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.cards import CAMEL_COLOURS
+from vision.colours import as_bgr
 from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 from vision.synth import (
     Camera,
@@ -97,7 +98,7 @@ def random_cards(rng: np.random.Generator, layout: TableLayout, count: int, *,
     for _ in range(count):
         camel = str(rng.choice(list(CAMEL_COLOURS.references)))
         value = 2 if rng.random() < 0.35 else 1
-        gain = tuple(float(g) for g in rng.uniform(0.92, 1.08, 3))
+        gain = as_bgr(rng.uniform(0.92, 1.08, 3))
         for _ in range(200):
             if cards and rng.random() < pile:
                 below = cards[-1]
@@ -135,7 +136,7 @@ def dressed_table(table: Table, cards: Sequence[CardPose], light: Light) -> Tabl
     """`table` with `cards` painted on its top under `light` (the later on top): render it
     with no dice for a frame of the cards, as often as they lie still."""
     ox, oy, ppm = table._texture_origin
-    texture = table._texture.astype(np.float32)
+    texture = table.texture.astype(np.float32)
     for card in cards:
         _paint_card(texture, card, (ox, oy, ppm), light)
     return replace(table, _texture=texture, _lit={})
@@ -183,7 +184,7 @@ def card_calibration_frame(table: Table, light: Light, seed: int) -> CardFrame:
     order = rng.permutation(len(places))
     cards = [CardPose(camel, int(rng.integers(1, 3)), places[k][0] + rng.uniform(-2, 2),
                       places[k][1] + rng.uniform(-2, 2), rng.uniform(-0.05, 0.05),
-                      tuple(float(g) for g in rng.uniform(0.92, 1.08, 3)))
+                      as_bgr(rng.uniform(0.92, 1.08, 3)))
              for camel, k in zip(CAMEL_COLOURS.references, order, strict=True)]
     return render_cards(table, cards, light, rng=rng, noise=2.0, jpeg=92)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ class TableLayout:
         unknown = set(table) - known
         if unknown:
             raise ValueError(f"unknown key(s) in [vision.table]: {', '.join(sorted(unknown))}")
-        values = {}
+        values: dict[str, Any] = {}  # the fields given, each checked, for cls(**values)
         if "markers" in table:
             markers = tuple(tuple(float(v) for v in m) for m in table["markers"])
             if len(markers) != 4 or any(len(m) != 2 for m in markers):
@@ -93,8 +94,8 @@ class BoardLayout:
         ax0, ay0, ax1, ay1 = x0 + pitch / 2, y0 + pitch / 2, x1 - pitch / 2, y1 - pitch / 2
         spaces = []
         for k in range(TRACK_SPACES):
-            side, f = divmod(k, 4)
-            f /= 4
+            side, quarter = divmod(k, 4)
+            f = quarter / 4
             spaces.append(((ax0, ay0 + f * (ay1 - ay0)), (ax0 + f * (ax1 - ax0), ay1),
                            (ax1, ay1 - f * (ay1 - ay0)), (ax1 - f * (ax1 - ax0), ay0))[side])
         return cls(tuple(spaces), space_size=round(0.9 * pitch, 1))

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import CalibrationError, TableCalibration
-from vision.colours import colour_distance, colour_feature
+from vision.colours import as_bgr, colour_distance, colour_feature
 from vision.table import BoardLayout
 
 #: outlines are drawn with this many fractional bits (cv2's `shift`), so a small image keeps
@@ -115,7 +115,7 @@ class TrackView:
         faces = np.array([np.median(parts[0], axis=0), np.median(parts[1], axis=0)])
         board = colour_feature(np.median(parts[2], axis=0))
         out = float(colour_distance(colour_feature(faces), board).max())
-        return out, tuple(tuple(float(c) for c in face) for face in faces)
+        return out, tuple(as_bgr(face) for face in faces)
 
     def _face(self, space: int) -> tuple[np.ndarray, np.ndarray, float]:
         """The side of a camel on `space` the camera sees widest: the middle of its foot

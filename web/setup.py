@@ -131,8 +131,8 @@ def _step(step: Callable[[Any], dict[str, Any]]) -> Any:
 
 _FIELD = r'"(?P<field>[^"]+)"'
 _NAME = r"""(?P<player>'.*'|".*")"""
-_PART = (r"""(?P<where>tiles '\d+'|leg_bets item \d+|race_bets (?:winner|loser)|partnerships"""
-         r"""|pyramid_tickets|"final_bets"|"finish_order"|"start '\d+'")""")
+_PART = (r"""(?P<where>tiles '\d+'|race_bets (?:winner|loser)|partnerships|pyramid_tickets"""
+         r"""|"final_bets"|"finish_order"|"start '\d+'")""")
 _BODY = r"the body is not valid JSON the companion reads: "
 _CALIBRATE_AGAIN = r"make sure all four are in view and lit, or mark the corners by hand"
 ERRORS = [(key, re.compile(pattern)) for key, pattern in [
@@ -187,6 +187,7 @@ ERRORS = [(key, re.compile(pattern)) for key, pattern in [
     ("refusal.header.final_twice", r'"final_bets": the (?P<camel>[\w-]+) final (?P<pile>\w+) '
                                    r"card is held twice"),
     ("refusal.header.part", rf"{_PART}: (?P<reason>.+)"),
+    ("refusal.header.part_item", r"(?P<field>leg_bets) item (?P<item>\d+): (?P<reason>.+)"),
     ("refusal.header.not_player", rf"{_NAME} is not among the players"),
     ("refusal.partner.few", r"betting partnerships are played only with (?P<count>\d+) or more "
                             r"players"),

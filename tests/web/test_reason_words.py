@@ -6,6 +6,7 @@ own language: a key every language has, with a value for each of the sentence's 
 import itertools
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -236,8 +237,7 @@ SETUP_ERRORS = setup.ERRORS + ERRORS
 TWO = {"game": "camelup-2014", "players": ["Ann", "Bob"]}
 START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
 
-
-@pytest.mark.parametrize(("header", "key", "params"), [
+NEW_GAMES = [
     ({**TWO, "players": ["Ann"], "start": START}, "refusal.header.player_count",
      {"low": 2, "high": 8, "count": 1}),
     ({**TWO, "game": "camelup-cards", "players": ["Ann"]}, "refusal.header.player_count",
@@ -262,7 +262,13 @@ START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
      {"field": "leg", "low": 1, "high": 999, "value": 0}),
     ({**TWO, "start": START, "leg": "2"}, "refusal.field.whole_number",
      {"field": "leg", "low": 1, "high": 999, "value": "'2'"}),
-])
+    ({**TWO, "start": START, "tiles": {"5": {"owner": "", "side": "oasis"}}},
+     "refusal.field.name", {"field": "owner", "value": "''"}),
+]
+"""New games' first lines the rules refuse, each with its sentence's key and values."""
+
+
+@pytest.mark.parametrize(("header", "key", "params"), NEW_GAMES)
 def test_a_new_game_the_rules_refuse_is_read_into_its_key_and_values(header, key, params):
     words = sentence(refused(lambda: Game(header)), SETUP_ERRORS)
     assert words == {"key": key, "params": params}
@@ -281,7 +287,7 @@ def part(where, key, **params):
     return {"where": where, "reason": {"key": key, "params": params}}
 
 
-@pytest.mark.parametrize(("header", "key", "params"), [
+PART_WAY = [
     ({**TWO, "start": START, "money": {"Cy": 3}}, "refusal.header.money_stranger",
      {"player": "'Cy'"}),
     ({**CARDS_HEADER, "money": {"Dan": 3}}, "refusal.header.money_stranger", {"player": "'Dan'"}),
@@ -301,7 +307,8 @@ def part(where, key, **params):
     ({**TWO, "start": START, "tiles": {"5": {"owner": "Cy", "side": "oasis"}}},
      "refusal.header.part", part("tiles '5'", "refusal.header.not_player", player="'Cy'")),
     ({**TWO, "start": START, "leg_bets": [{"player": "Ann", "camel": "blue"}] * 4},
-     "refusal.header.part", part("leg_bets item 4", "refusal.leg_bet_gone", camel="blue")),
+     "refusal.header.part_item", {"field": "leg_bets", "item": 4, "reason": {
+         "key": "refusal.leg_bet_gone", "params": {"camel": "blue"}}}),
     ({**TWO, "start": START, "race_bets": {"winner": [{"player": "Ann", "camel": "blue"}],
                                            "loser": [{"player": "Ann", "camel": "blue"}]}},
      "refusal.header.part",
@@ -347,7 +354,13 @@ def part(where, key, **params):
      {"camels": "red-green, yellow-green, yellow-blue"}),
     ({**LAST, "oases": [7, 13]}, "refusal.header.oases_count", {"count": 2}),
     ({**LAST, "oases": [13, 7, 19]}, "refusal.header.oases_order", {"oases": "[13, 7, 19]"}),
-])
+    ({**CARDS_HEADER, "start": {"0": ["blue", "green", "orange", "yellow", "white"]}},
+     "refusal.header.start_off", {}),
+]
+"""Games brought in part-way the rules refuse, each with its sentence's key and values."""
+
+
+@pytest.mark.parametrize(("header", "key", "params"), PART_WAY)
 def test_a_game_brought_in_part_way_the_rules_refuse_is_read_into_its_key_and_values(
         header, key, params):
     """Money, tiles, tickets, bets and partnerships already on the table, Camel Up Cards'
@@ -356,6 +369,26 @@ def test_a_game_brought_in_part_way_the_rules_refuse_is_read_into_its_key_and_va
     words = sentence(refused(lambda: Game(header)), SETUP_ERRORS)
     assert words == {"key": key, "params": params}
     in_every_language(words)
+
+
+FIRST_LINE_FROM_THE_PAGE = {"refusal.header.players_list", "refusal.header.too_deep",
+                            "refusal.header.not_text"}
+"""What the New game page's call itself refuses before the rules read the first line (see
+tests/web/test_setup.py); every other sentence of a first line is the rules' own."""
+
+
+def test_every_sentence_of_a_first_line_is_one_the_rules_really_raise():
+    """Each pattern of `setup.ERRORS` for a first line (not calibration) matches, whole, a
+    refusal the rules raise from a header above, the rules' own code and not a copy of its
+    words: a refusal reworded in the rules fails here, not in a person's language."""
+    met = set()
+    for header, _, _ in NEW_GAMES + PART_WAY:
+        words = sentence(refused(partial(Game, header)), SETUP_ERRORS)
+        met.update(part["key"] for part in within(words))
+    first_line = {key for key, _ in setup.ERRORS
+                  if not key.startswith(("refusal.calibration.", "refusal.board_not_read"))}
+    assert first_line - FIRST_LINE_FROM_THE_PAGE <= met
+    assert not FIRST_LINE_FROM_THE_PAGE & met
 
 
 BLANK = np.zeros((480, 640, 3), np.uint8)

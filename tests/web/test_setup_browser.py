@@ -12,6 +12,7 @@ from tests.play import stored_game
 from tests.waiting import eventually
 from tests.web.conftest import CHROMIUM, PIN
 from tests.web.test_browser import PHONE, shoot
+from tests.web.test_setup import CARDS_HEADER
 from vision.sources import Frame
 from vision.stage import Stage
 from vision.synth_board import board_session
@@ -189,6 +190,56 @@ def test_a_first_line_typed_on_the_page_is_refused_in_the_page_s_language(browse
         "im Rennen steht auf dem Spielplan oder ist im Ziel")
     assert page.errors == []
 
+
+START = {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}
+TWO = {"game": "camelup-2014", "players": ["Ann", "Bob"], "start": START}
+SIX = {"game": "camelup-2018", "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+       "start": {"1": ["green", "yellow"], "2": ["blue"], "3": ["red", "purple"],
+                 "15": ["white"], "16": ["black"]}}
+LAST = {"game": "last-camel", "players": ["Ann", "Bob", "Cy"], "spaces": 25, "oases": [7, 13, 19]}
+
+
+@pytest.mark.parametrize(("lang", "unplaced", "refused"), [
+    ("fr", "Placez d'abord chaque chameau : bleu, vert, orange, jaune et blanc", [
+        ({**TWO, "dice_out": ["blue"], "pyramid_tickets": {"Ann": 1, "Bob": 1}},
+         '"pyramid_tickets" compte plus de tuiles pyramide qu\'il n\'y a de dés dans "dice_out"'),
+        ({**SIX, "partnerships": [["Ann", "Bob"], ["Bob", "Cy"]]},
+         "partnerships : la carte partenariat de Bob n'est pas disponible : Bob est déjà en "
+         "partenariat avec Ann cette manche"),
+        ({**CARDS_HEADER, "setup": {**CARDS_HEADER["setup"], "kept": 6}},
+         '"setup" : kept (6) doit être égal à dealt (9) - discarded (4)'),
+        ({**LAST, "oases": [13, 7, 19]},
+         '"oases" doit donner trois cases différentes dans l\'ordre croissant, pas [13, 7, 19]'),
+    ]),
+    ("de", "Stelle zuerst jedes Kamel auf: blau, grün, orange, gelb und weiß", [
+        ({**TWO, "leg_bets": [{"player": "Ann", "camel": "blue"}] * 4},
+         "leg_bets, Nr. 4: in dieser Etappe ist keine Etappenwette blau mehr übrig"),
+        ({**SIX, "race_bets": {"winner": [{"player": "Ann", "camel": "white"}]}},
+         "race_bets winner: weiß ist ein verrücktes Kamel: Gewettet wird nur auf Rennkamele"),
+        ({**CARDS_HEADER, "final_bets": {"winner": {"Ann": "blue", "Bob": "blue"}}},
+         '"final_bets": die Schlusskarte blau für den Gesamtsieger ist zweimal vergeben'),
+        ({**LAST, "oases": [7, 13]}, '"oases" muss die Felder der drei Oasen nennen, nicht 2'),
+    ]),
+])
+def test_a_new_game_is_refused_on_the_page_in_its_language(browser, served, lang, unplaced,
+                                                           refused):
+    """Camels left unplaced, named in the page's language, then a first line typed on the
+    page for each game, refused where that game's rules refuse it (tickets and leg bets,
+    partnerships and overall bets, Camel Up Cards' set-up and final cards, The Last Camel's
+    oases): the page says why in its language, and the game at the table goes on."""
+    table, _, url = served
+    page = phone(browser, url + f"new?lang={lang}")
+    unlock(page)
+    page.check("input[name=start][value=table]")
+    page.click("#start-game")
+    expect(page.locator("#toast")).to_have_text(unplaced)
+    page.select_option("#game", "other")
+    for header, words in refused:
+        page.fill("#header", json.dumps(header))
+        page.click("#start-game")
+        expect(page.locator("#toast")).to_have_text(words)
+    assert table.snapshot.view["game"] == "camelup-2014"
+    assert page.errors == []
 
 class StillSource:
     """A camera that sees one picture, ten frames a second."""

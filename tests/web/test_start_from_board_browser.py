@@ -34,7 +34,8 @@ def test_a_new_game_starts_as_the_camera_read_the_board(browser, served):
     page.select_option("#game", "camelup-2018")
     page.click("#read-board")
     expect(page.locator("#unseen")).to_have_text("The camera could not see them: tap their "
-                                                 "spaces, lowest in a stack first: yellow, purple")
+                                                 "spaces, lowest in a stack first: yellow and "
+                                                 "purple")
     expect(page.locator(".placing.unseen .camel")).to_have_text(["yellow", "purple"])
     row = {camel: page.locator(".placing", has=page.locator(f".camel.{camel}"))
            for camel in ("yellow", "purple", "black")}

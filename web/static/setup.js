@@ -4,7 +4,7 @@
 (() => {
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
-  const { worded } = window.camelWords(boot.lang, words);
+  const { worded, camelName, camelList } = window.camelWords(boot.lang, words);
   const $ = (id) => document.getElementById(id);
   let me = boot.viewer;
 
@@ -85,7 +85,7 @@
       const asked = unseen.filter((camel) => !placed[camel]);
       for (const camel of [...game.camels, ...game.crazy_camels]) {
         const row = el("div", { className: asked.includes(camel) ? "placing unseen" : "placing" },
-                       el("span", { className: `camel ${camel}`, textContent: camel }));
+                       el("span", { className: `camel ${camel}`, textContent: camelName(camel) }));
         for (const space of spaces(camel)) {
           const button = el("button", { type: "button", textContent: String(space),
                                         className: placed[camel] === space ? "chosen" : "" });
@@ -101,10 +101,10 @@
       const stacks = {};
       for (const [camel, space] of Object.entries(placed)) (stacks[space] ||= []).push(camel);
       box.append(el("p", { className: "hint", textContent: Object.entries(stacks)
-        .map(([space, camels]) => `${space}: ${camels.join(" · ")}`).join(" | ") }));
+        .map(([space, camels]) => `${space}: ${camels.map(camelName).join(" · ")}`).join(" | ") }));
       if (asked.length) {
         box.append(el("p", { id: "unseen", className: "hint",
-                             textContent: `${words["new.camera_unseen"]} ${asked.join(", ")}` }));
+                             textContent: `${words["new.camera_unseen"]} ${camelList(asked)}` }));
       }
     };
 
@@ -175,7 +175,7 @@
           const game = boot.games[header.game];
           const missing = [...game.camels, ...game.crazy_camels].filter((c) => !placed[c]);
           if (missing.length) {
-            say(`${words["new.place_all"]} ${missing.join(", ")}`);
+            say(`${words["new.place_all"]} ${camelList(missing)}`);
             return;
           }
           header.start = {};

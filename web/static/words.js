@@ -23,6 +23,8 @@ window.camelWords = (lang, W) => {
   // The table's English list ("grey, white", "blue and green") as this language lists it.
   const lists = new Intl.ListFormat(lang, { type: "conjunction" });
   const list = (text, each) => lists.format(String(text).split(/, | and /).map(each));
+  // Camels the page itself names ("blue", "red-blue"), listed as this language lists them.
+  const camelList = (camels) => lists.format(camels.map(camel));
 
   // A panel button as its label reads: a colour in this language, the others as printed.
   function buttonName(label) {
@@ -54,5 +56,5 @@ window.camelWords = (lang, W) => {
     return t(words.key, params);
   }
 
-  return { t, number, decimal, percent, ordinal, colour, worded };
+  return { t, number, decimal, percent, ordinal, colour, camelName: camel, camelList, worded };
 };

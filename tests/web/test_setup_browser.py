@@ -108,7 +108,7 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
         page.wait_for_timeout(1000)
     expect(page.locator("#board-state")).to_have_text("done")
     page.wait_for_selector("#overlay polygon.zone", state="attached")
-    assert "table" in page.text_content("#save-state")
+    expect(page.locator("#save-state")).to_have_text("not saved yet: the board")
     page.click("#lock-exposure")
     page.wait_for_selector("#toast:not([hidden])")
     assert "only a Pi camera's exposure can be locked" in page.text_content("#toast")

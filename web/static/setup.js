@@ -4,7 +4,7 @@
 (() => {
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
-  const { worded, camelName, camelList } = window.camelWords(boot.lang, words);
+  const { t, worded, camelName, camelList, listOf } = window.camelWords(boot.lang, words);
   const $ = (id) => document.getElementById(id);
   let me = boot.viewer;
 
@@ -257,8 +257,9 @@
         $("board-view").hidden = false;
         watch($("board-camera"), "camera=board");
       }
-      $("save-state").textContent = status.unsaved.length
-        ? `${words["calibrate.unsaved"]} ${status.unsaved.join(", ")}` : "";
+      const unsaved = status.unsaved.map((found) => t(`calibrate.found.${found}`));
+      $("save-state").textContent = unsaved.length
+        ? `${words["calibrate.unsaved"]} ${listOf(unsaved)}` : "";
       draw();
     };
     image.addEventListener("load", draw);

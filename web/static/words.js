@@ -23,8 +23,10 @@ window.camelWords = (lang, W) => {
   // The table's English list ("grey, white", "blue and green") as this language lists it.
   const lists = new Intl.ListFormat(lang, { type: "conjunction" });
   const list = (text, each) => lists.format(String(text).split(/, | and /).map(each));
-  // Camels the page itself names ("blue", "red-blue"), listed as this language lists them.
-  const camelList = (camels) => lists.format(camels.map(camel));
+  // Things the page itself names, listed as this language lists them; camels ("blue",
+  // "red-blue") by their colours.
+  const listOf = (items) => lists.format(items);
+  const camelList = (camels) => listOf(camels.map(camel));
 
   // A panel button as its label reads: a colour in this language, the others as printed.
   function buttonName(label) {
@@ -56,5 +58,6 @@ window.camelWords = (lang, W) => {
     return t(words.key, params);
   }
 
-  return { t, number, decimal, percent, ordinal, colour, camelName: camel, camelList, worded };
+  return { t, number, decimal, percent, ordinal, colour, camelName: camel, camelList, listOf,
+           worded };
 };

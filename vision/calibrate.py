@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.aruco import detect_markers
-from vision.colours import MAX_DISTANCE, DiceColours, colour_distance, colour_feature
+from vision.colours import MAX_DISTANCE, DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dice import DiceReader
 from vision.dicesets import DiceSet
 from vision.markers import MARKER_IDS
@@ -125,7 +125,8 @@ class TableCalibration:
     board: np.ndarray | None = None
 
     @classmethod
-    def from_points(cls, marker_px: Sequence[Sequence[float]], image_size: tuple[int, int],
+    def from_points(cls, marker_px: Sequence[Sequence[float]] | np.ndarray,
+                    image_size: tuple[int, int],
                     layout: TableLayout, markers_seen: bool = False) -> TableCalibration:
         """From the four marker centres in pixels (found, or tapped by a person on the camera
         view in the markers' order: far left, far right, near right, near left)."""
@@ -189,6 +190,16 @@ class TableCalibration:
         r = np.column_stack([r1, r2, np.cross(r1, r2)])
         return k, r, t
 
+    @property
+    def known_camera(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The `camera`, for what cannot be done without it: placing in the image what
+        stands above the table."""
+        camera = self.camera
+        if camera is None:
+            raise CalibrationError("the camera looks straight down on the table: tilt it and "
+                                   "calibrate again")
+        return camera
+
     def lifted(self, height: float) -> np.ndarray:
         """The homography of the plane `height` mm above the table (a die's top face)."""
         camera = self.camera
@@ -210,7 +221,7 @@ class TableCalibration:
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Image positions (N x 2) of table points (N x 3, millimetres, z up)."""
-        k, r, t = self.camera
+        k, r, t = self.known_camera
         uv = (points @ r.T + t) @ k.T
         return uv[:, :2] / uv[:, 2:3]
 
@@ -244,8 +255,9 @@ class TableCalibration:
     @classmethod
     def from_config(cls, table: Mapping) -> TableCalibration:
         try:
-            return cls(np.array(table["homography"], np.float64).reshape(3, 3),
-                       tuple(int(v) for v in table["image_size"]),
+            homography = np.array(table["homography"], np.float64).reshape(3, 3)
+            width, height = (int(v) for v in table["image_size"])
+            return cls(homography, (width, height),
                        np.array(table["zone"], np.float64).reshape(4, 2),
                        float(table["die_size"]),
                        {int(k): (float(v[0]), float(v[1]))
@@ -290,9 +302,9 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     touching another (one blob for two) by the colour the light gives it: the dice found show
     how this light shifts every die's colour, so the missing one's is known before it is seen."""
     reader = DiceReader(table=table, threshold=0.0)
-    readings = [r for r in reader.read(image) if r.bgr is not None]
     colours = dice.colours
-    seen = [(r.box, r.bgr) for r in sorted(readings, key=lambda r: -r.confidence)]
+    seen = [(r.box, r.bgr) for r in sorted(reader.read(image), key=lambda r: -r.confidence)
+            if r.bgr is not None]
     nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
     assignment, odd = _assigned(seen, nominal)
     if (assignment is None or odd.any()) and table is not None:
@@ -316,7 +328,7 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
 
 
 def _with_colour_search(mat: _Mat, table: TableCalibration, seen: list,
-                        nominal: np.ndarray) -> tuple[list, np.ndarray | None, np.ndarray]:
+                        nominal: np.ndarray) -> tuple[list, list[int] | None, np.ndarray]:
     """`seen`, its places matched to the set's dice as `_assigned` matches them, with each die
     not found for sure looked for by the colour this light gives it: the median shift from
     nominal of the dice found for sure, added to its own nominal colour."""
@@ -335,7 +347,7 @@ def _with_colour_search(mat: _Mat, table: TableCalibration, seen: list,
                 return seen, *_assigned(seen, nominal)
             places[die] = place
     chosen = [places[die] for die in range(len(nominal))]
-    return chosen, np.arange(len(nominal)), np.zeros(len(nominal), bool)
+    return chosen, list(range(len(nominal))), np.zeros(len(nominal), bool)
 
 
 def _surely_found(seen: list, nominal: np.ndarray) -> dict[int, int]:
@@ -353,7 +365,7 @@ def _surely_found(seen: list, nominal: np.ndarray) -> dict[int, int]:
             if not far}
 
 
-def _assigned(seen: list, nominal: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+def _assigned(seen: list, nominal: np.ndarray) -> tuple[list[int] | None, np.ndarray]:
     """Which of the places `seen` (box, colour; surest first) is each of the set's dice
     (`nominal`: their colours' features), each once, nearest overall: None when there are too
     few; and which dice lie far off the others' shift. The light shifts every die's colour
@@ -433,7 +445,7 @@ def _by_colour(mat: _Mat, table: TableCalibration, expected: np.ndarray, die: in
 def _top_colour(values: np.ndarray) -> tuple[float, float, float]:
     """The colour of a die's pixels' brighter half: its top face, lit from above."""
     top = values[values.sum(axis=1) >= np.median(values.sum(axis=1))]
-    return tuple(float(c) for c in np.median(top, axis=0))
+    return as_bgr(np.median(top, axis=0))
 
 
 @dataclass(frozen=True)

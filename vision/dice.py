@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import DiceColours
+from vision.colours import DiceColours, as_bgr
 from vision.dicenet import DIE, Spot, merge, search_scales, second_look, spots_at
 from vision.dicesets import DiceSet
 
@@ -84,9 +84,8 @@ class DiceReader:
         self.dice_set = dice_set
         self.colours = colours
         self.die_size = table.die_size if table is not None and die_size is None else die_size
-        if table is not None and zone is None:
-            zone = table.zone
-        self.zone = None if zone is None else np.asarray(zone, np.float32).reshape(-1, 2)
+        corners = table.zone if table is not None and zone is None else zone
+        self.zone = None if corners is None else np.asarray(corners, np.float32).reshape(-1, 2)
         self.table = table
         self.threshold = threshold
 
@@ -99,22 +98,23 @@ class DiceReader:
         if self.table is None:
             dice = second_look(image, merge(found))
         else:
-            dice = self._one_per_die(merge(found, apart=_NEIGHBOURS), (x0, y0))
+            dice = self._one_per_die(self.table, merge(found, apart=_NEIGHBOURS), (x0, y0))
         readings = [self._spot_reading(spot, smooth, (x0, y0), frame.shape) for spot in dice]
-        readings = [r for r in readings if r is not None]
-        readings.sort(key=lambda r: -r.confidence)
-        return readings
+        seen = [r for r in readings if r is not None]
+        seen.sort(key=lambda r: -r.confidence)
+        return seen
 
-    def _one_per_die(self, dice: list[Spot], offset: tuple[int, int]) -> list[Spot]:
+    def _one_per_die(self, table: TableCalibration, dice: list[Spot], offset: tuple[int, int]
+                     ) -> list[Spot]:
         """On a calibrated table, where the dice's top faces lie is known: places found
         nearer than a die's side on that plane are one die. Of those the network is sure
         of, the ones furthest from the camera are on its top (every other face the camera
         sees of a die lies at least half a side nearer to it: a side face the network takes
         for a top, too), and of those the surest is its top's middle (a place on the top's
         far edge, round one of its pips, may look like a face with a pip fewer)."""
-        _, r, t = self.table.camera
+        _, r, t = table.known_camera
         foot = (-r.T @ t)[:2]
-        places = self._on_top_plane([(s.x, s.y) for s in dice], offset)
+        places = _on_top_plane(table, [(s.x, s.y) for s in dice], offset)
         away = np.hypot(*(places - foot).T)
         order = sorted(range(len(dice)), key=lambda i: -dice[i].die)
         taken: set[int] = set()
@@ -123,11 +123,11 @@ class DiceReader:
             if i in taken:
                 continue
             one = [j for j in order if j not in taken
-                   and np.hypot(*(places[j] - places[i])) < 0.95 * self.table.die_mm]
+                   and np.hypot(*(places[j] - places[i])) < 0.95 * table.die_mm]
             taken.update(one)
             sure = [j for j in one if max(dice[j].probs[1:]) >= 0.5] or [i]
             furthest = max(away[j] for j in sure)
-            top = [j for j in sure if away[j] > furthest - _ON_TOP * self.table.die_mm]
+            top = [j for j in sure if away[j] > furthest - _ON_TOP * table.die_mm]
             kept.append(dice[max(top, key=lambda j: dice[j].die)])
         return kept
 
@@ -145,6 +145,7 @@ class DiceReader:
         value_confidence = spot.probs[value]
         bgr, pips_lighter = _body_colour(smooth, spot)
         die = numeral = None
+        has_numerals = False
         confidence = value_confidence
         if self.dice_set is not None and self.colours is not None:
             match = self.colours.match(np.array(bgr))
@@ -157,8 +158,9 @@ class DiceReader:
             confidence = min(value_confidence, match.confidence)
             if match.confidence >= self.threshold:
                 die = match.colour
+            has_numerals = die is not None and self.dice_set.die(die).has_numerals
         shown = value if value_confidence >= self.threshold else None
-        if die is not None and shown is not None and self.dice_set.die(die).has_numerals:
+        if has_numerals and shown is not None:
             numeral = "white" if pips_lighter else "black"
         height, width = shape[:2]
         bx0, by0, bx1, by1 = spot.box
@@ -176,15 +178,15 @@ class DiceReader:
         x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
         return x0, y0, frame[y0:y1, x0:x1]
 
-    def _on_top_plane(self, points: Sequence[tuple[float, float]], offset: tuple[int, int]
-                      ) -> np.ndarray:
-        """`points` (in the cropped image at `offset`) on the plane of the dice's top faces,
-        in mm (N x 2)."""
-        if not points:
-            return np.zeros((0, 2))
-        image = np.asarray(points, np.float64) + np.asarray(offset, np.float64)
-        return cv2.perspectiveTransform(image.reshape(-1, 1, 2),
-                                        self.table.from_top).reshape(-1, 2)
+
+def _on_top_plane(table: TableCalibration, points: Sequence[tuple[float, float]],
+                  offset: tuple[int, int]) -> np.ndarray:
+    """`points` (in the cropped image at `offset`) on the plane of `table`'s dice's top faces,
+    in mm (N x 2)."""
+    if not points:
+        return np.zeros((0, 2))
+    image = np.asarray(points, np.float64) + np.asarray(offset, np.float64)
+    return cv2.perspectiveTransform(image.reshape(-1, 1, 2), table.from_top).reshape(-1, 2)
 
 
 def _body_colour(image: np.ndarray, spot: Spot) -> tuple[tuple[float, float, float], bool]:
@@ -198,5 +200,5 @@ def _body_colour(image: np.ndarray, spot: Spot) -> tuple[tuple[float, float, flo
     distance = np.abs(pixels - middle).sum(axis=1)
     body = pixels[distance <= np.percentile(distance, 60)]
     pips = pixels[distance >= np.percentile(distance, 88)]
-    bgr = tuple(float(c) for c in np.median(body, axis=0))
+    bgr = as_bgr(np.median(body, axis=0))
     return bgr, bool(pips.mean() > body.mean())

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import ColourMatch, DiceColours, colour_distance, colour_feature
+from vision.colours import ColourMatch, DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dicesets import CAMELUP_2014
 from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 
@@ -109,7 +109,7 @@ class CardReader:
         if self.table is None:
             faces = _find_faces(frame, frame, np.eye(3), size=None)
         else:
-            view, to_image = self._table_view(frame)
+            view, to_image = _table_view(self.table, frame)
             size = (CARD_MM[0] * _TABLE_PPM, CARD_MM[1] * _TABLE_PPM)
             faces = _find_faces(view, frame, to_image, size=size)
         # a card found as a region is not found again from its marks
@@ -124,22 +124,6 @@ class CardReader:
             outlines.append(face.corners.astype(np.float32))
         readings.sort(key=lambda r: -r.confidence)
         return readings
-
-    def _table_view(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The reveal zone and a margin round it seen from straight above, and the
-        homography from that view's pixels to the frame's."""
-        to_table = np.linalg.inv(self.table.homography)
-        zone_mm = cv2.perspectiveTransform(self.table.zone.reshape(-1, 1, 2), to_table)
-        x0, y0 = zone_mm.reshape(-1, 2).min(axis=0) - _ZONE_MARGIN
-        x1, y1 = zone_mm.reshape(-1, 2).max(axis=0) + _ZONE_MARGIN
-        # view pixels -> table millimetres (y away from the camera, so up in the view)
-        to_mm = np.array([[1 / _TABLE_PPM, 0, x0], [0, -1 / _TABLE_PPM, y1], [0, 0, 1]])
-        to_image = self.table.homography @ to_mm
-        size = (int((x1 - x0) * _TABLE_PPM), int((y1 - y0) * _TABLE_PPM))
-        view = cv2.warpPerspective(frame, to_image, size,
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_CONSTANT)
-        return view, to_image
 
     def _reading(self, face: _Face, shape: tuple[int, ...]) -> CardReading | None:
         value, value_sure = _count_marks(face.image)
@@ -169,6 +153,23 @@ class CardReader:
             tinted = self.colours.match(np.array(bgr) / tint)
             agree = min(agree, tinted.confidence if tinted.colour == match.colour else 0.0)
         return bgr, replace(match, confidence=min(match.confidence, 0.25 + agree))
+
+
+def _table_view(table: TableCalibration, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`table`'s reveal zone and a margin round it seen from straight above, and the
+    homography from that view's pixels to the frame's."""
+    to_table = np.linalg.inv(table.homography)
+    zone_mm = cv2.perspectiveTransform(table.zone.reshape(-1, 1, 2), to_table)
+    x0, y0 = zone_mm.reshape(-1, 2).min(axis=0) - _ZONE_MARGIN
+    x1, y1 = zone_mm.reshape(-1, 2).max(axis=0) + _ZONE_MARGIN
+    # view pixels -> table millimetres (y away from the camera, so up in the view)
+    to_mm = np.array([[1 / _TABLE_PPM, 0, x0], [0, -1 / _TABLE_PPM, y1], [0, 0, 1]])
+    to_image = table.homography @ to_mm
+    size = (int((x1 - x0) * _TABLE_PPM), int((y1 - y0) * _TABLE_PPM))
+    view = cv2.warpPerspective(frame, to_image, size,
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_CONSTANT)
+    return view, to_image
 
 
 def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
@@ -419,7 +420,7 @@ def _face_colours(card: np.ndarray) -> list[tuple[float, float, float]]:
         face = inner[rows, columns][bare[rows, columns]]
         if len(face) < 20:
             face = inner[rows, columns].reshape(-1, 3)
-        colours.append(tuple(float(c) for c in np.median(face, axis=0)))
+        colours.append(as_bgr(np.median(face, axis=0)))
     return colours
 
 

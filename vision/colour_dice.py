@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import DiceColours, colour_distance, colour_feature
+from vision.colours import DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dicesets import ColourDiceSet
 
 if TYPE_CHECKING:
@@ -415,16 +415,17 @@ def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.nd
     for nx, ny in ((ca, sa), (-sa, ca)):
         across = np.sqrt(((wx * nx + wy * ny) ** 2).sum(axis=-1))
         for sign in (1.0, -1.0):
-            strongest = 0.0
+            band = []
             for reach in _SIDE / 2 + np.array(_BAND):
                 px = cx[:, None] + sign * (nx * reach - ny * along[None]) - x0 + 0.5
                 py = cy[:, None] + sign * (ny * reach + nx * along[None]) - y0 + 0.5
                 xi = np.clip(px.astype(np.intp), 0, width - 1)
                 yi = np.clip(py.astype(np.intp), 0, height - 1)
-                strongest = np.maximum(strongest, across[yi, xi])
+                band.append(across[yi, xi])
+            strongest = np.max(band, axis=0)
             sides.append(strongest.mean(axis=1))
-    sides = np.array(sides)
-    return 0.5 * (sides.min(axis=0) + sides.mean(axis=0))
+    edges = np.array(sides)
+    return 0.5 * (edges.min(axis=0) + edges.mean(axis=0))
 
 
 def _apart(readings: list[FaceReading]) -> list[FaceReading]:
@@ -454,9 +455,9 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
     for _ in range(3):
         reader = ColourDiceReader(dice, colours, table=table, threshold=0.0)
         pairs = []
-        found = sorted((r for r in reader._found(image) if r[2] is not None),
-                       key=lambda r: -r[3])
-        for square, _, face, _ in found[:dice.count]:
+        found = sorted(((square, face, sure) for square, _, face, sure in reader._found(image)
+                        if face is not None), key=lambda r: -r[2])
+        for square, face, _ in found[:dice.count]:
             f = dice.face(face)
             pairs.append((np.median(square.corners, axis=0),
                           nominal.references[BODY if f.star else f.name]))
@@ -467,7 +468,7 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
         measured = np.array([m for m, _ in pairs], np.float64)
         expected = np.array([n for _, n in pairs], np.float64)
         gains = (measured * expected).sum(axis=0) / (expected ** 2).sum(axis=0)
-        colours = DiceColours({name: tuple(float(c) for c in np.array(bgr) * gains)
+        colours = DiceColours({name: as_bgr(np.array(bgr) * gains)
                                for name, bgr in nominal.references.items()})
     return colours
 

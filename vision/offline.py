@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeGuard
 
 import cv2
 import numpy as np
@@ -26,6 +27,7 @@ from vision.calibrate import (
 from vision.camels import camel_set
 from vision.cards import CardReader, learn_card_colours
 from vision.colour_dice import ColourDiceReader, learn_face_colours
+from vision.colours import DiceColours
 from vision.config import ConfigError, VisionConfig, config_path, load_config
 from vision.dice import DiceReader
 from vision.dicesets import COLOUR_DICE_SETS, colour_dice_set, dice_set
@@ -53,6 +55,7 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 def _read_dice(args: argparse.Namespace) -> int:
     """read-dice: every image read, as JSON or a line each."""
     config, threshold = _settings(args)
+    reader: DiceReader | ColourDiceReader
     if args.dice == "any":
         reader = DiceReader(threshold=threshold)
         make = None
@@ -168,9 +171,23 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
     given image: one that knows the table when the table's calibration fits the image's
     size."""
     if game in COLOUR_DICE_SETS:
-        dice, reader, learn = colour_dice_set(game), ColourDiceReader, learn_face_colours
+        faces = colour_dice_set(game)
+
+        def reader(colours: DiceColours | None, table: TableCalibration | None
+                   ) -> DiceReader | ColourDiceReader:
+            return ColourDiceReader(faces, colours, table=table, threshold=threshold)
+
+        def learn(shot: np.ndarray, table: TableCalibration | None) -> DiceColours:
+            return learn_face_colours(shot, faces, table=table)
     else:
-        dice, reader, learn = dice_set(game), DiceReader, learn_colours
+        pips = dice_set(game)
+
+        def reader(colours: DiceColours | None, table: TableCalibration | None
+                   ) -> DiceReader | ColourDiceReader:
+            return DiceReader(pips, colours, table=table, threshold=threshold)
+
+        def learn(shot: np.ndarray, table: TableCalibration | None) -> DiceColours:
+            return learn_colours(shot, pips, table=table)
     colours = config.colours_for(game)
     table = config.calibration
     if calibration is not None:
@@ -182,8 +199,8 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
             table = calibrate_table(shot, config.layout)
         except CalibrationError:
             table = None
-        colours = learn(shot, dice, table=table)
-    plain = reader(dice, colours, threshold=threshold)
+        colours = learn(shot, table)
+    plain = reader(colours, None)
     fitted: dict[tuple[int, int], DiceReader | ColourDiceReader] = {}
 
     def reader_for(image: np.ndarray) -> DiceReader | ColourDiceReader:
@@ -192,13 +209,15 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
         if found is None:
             return plain
         if size not in fitted:
-            fitted[size] = reader(dice, colours, table=found, threshold=threshold)
+            fitted[size] = reader(colours, found)
         return fitted[size]
 
     return plain, reader_for
 
 
-def _fits(table: TableCalibration | None, size: tuple[int, int]) -> bool:
+def _fits(table: TableCalibration | None, size: tuple[int, int]
+          ) -> TypeGuard[TableCalibration]:
+    """Whether `table` is a calibration taken at `size` (width, height)."""
     return table is not None and tuple(table.image_size) == size
 
 

@@ -36,10 +36,11 @@ from vision.calibrate import CalibrationError, calibrate_table, learn_colours
 from vision.camels import camel_set
 from vision.cards import CAMEL_COLOURS, CardReader, learn_card_colours
 from vision.colour_dice import ColourDiceReader, learn_face_colours
+from vision.colours import as_bgr
 from vision.dice import DiceReader
 from vision.dicesets import LAST_CAMEL, DieSpec
 from vision.settle import CARD_REACH, Settler
-from vision.sources import Frame, FrameSource
+from vision.sources import Frame, FrameSource, SourceError
 from vision.spec import CARD_MM
 from vision.synth import (
     CamelPose,
@@ -148,7 +149,7 @@ class Stage(FrameSource):
         board's markers found in a frame, then the colours of every die laid in the roll
         zone), once per stage."""
         if self._reader is None:
-            table = calibrate_table(self.read().image, self.table.layout)
+            table = calibrate_table(self._next_image(), self.table.layout)
             colours = learn_colours(self.calibration_frame().image, self.table.dice,
                                     table=table)
             self._reader = DiceReader(self.table.dice, colours, table=table)
@@ -233,6 +234,13 @@ class Stage(FrameSource):
         with self._lock:
             self._closed = True
 
+    def _next_image(self) -> np.ndarray:
+        """The next frame's image, to calibrate from: a closed stage has none."""
+        frame = self.read()
+        if frame is None:
+            raise SourceError("the stage is closed")
+        return frame.image
+
     def _render(self, shot: _Shot) -> RenderedFrame:
         return render(self.table, shot.dice, self._dim_light if shot.dim else self.light,
                       rng=self._noise, hands=shot.hands, moving=shot.moving,
@@ -281,7 +289,7 @@ class ColourDiceStage(Stage):
 
     def settler(self) -> Settler:
         if self._reader is None:
-            table = calibrate_table(self.read().image, self.table.layout)
+            table = calibrate_table(self._next_image(), self.table.layout)
             colours = learn_face_colours(self.calibration_frame().image, LAST_CAMEL,
                                          table=table)
             self._reader = ColourDiceReader(LAST_CAMEL, colours, table=table)
@@ -334,7 +342,7 @@ class CardStage(Stage):
 
     def settler(self) -> Settler:
         if self._reader is None:
-            table = calibrate_table(self.read().image, self.table.layout)
+            table = calibrate_table(self._next_image(), self.table.layout)
             colours = learn_card_colours(self.calibration_frame().image, table=table)
             self._reader = CardReader(colours, table=table)
         return Settler(self._reader, zone=self._reader.table.zone, reach=CARD_REACH)
@@ -368,7 +376,7 @@ class CardStage(Stage):
         there where there is room, else on the pile."""
         x0, y0, x1, y1 = self.table.layout.roll_zone
         reach = CARD_MM[1] / 2
-        gain = tuple(float(g) for g in self._rng.uniform(0.92, 1.08, 3))
+        gain = as_bgr(self._rng.uniform(0.92, 1.08, 3))
         yaw = self._rng.uniform(0, 2 * math.pi)
         if not self._resting or self._rng.random() >= self.pile:
             for _ in range(100):
@@ -426,20 +434,21 @@ class BoardStage(FrameSource):
         """The board reader, set up once as a table is: the markers found in a frame, then
         every camel laid alone on its own space; laid out again when the set-up is refused
         (`tries` in all), as a person would, and a CalibrationError after the last."""
-        if self._reader is None:
-            table = calibrate_table(self._frame([], ()).image, self.table.layout)
-            for attempt in range(tries):
-                laid = setup_camels(self._rng, self.table.track, self.camels)
-                try:
-                    self._reader = set_up(self._frame(laid, ()).image, table, self.table.track,
-                                          self.camels)
-                    break
-                except CalibrationError:
-                    if attempt == tries - 1:
-                        raise
-                finally:
-                    self.table._lit = {}
-        return self._reader
+        if self._reader is not None:
+            return self._reader
+        table = calibrate_table(self._frame([], ()).image, self.table.layout)
+        for attempt in range(tries):
+            laid = setup_camels(self._rng, self.table.track, self.camels)
+            try:
+                self._reader = set_up(self._frame(laid, ()).image, table, self.table.track,
+                                      self.camels)
+                return self._reader
+            except CalibrationError:
+                if attempt == tries - 1:
+                    raise
+            finally:
+                self.table._lit = {}
+        raise ValueError(f"tries must be 1 or more, not {tries}")
 
     def place(self, stacks: Mapping[int, Sequence[str]], *, hand: bool = True) -> None:
         """Film a hand moving the camels to where `stacks` (space: camels bottom to top) has

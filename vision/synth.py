@@ -10,8 +10,9 @@ sensor noise and JPEG artefacts. Everything comes from one seed, so a frame can 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import Field, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -22,6 +23,9 @@ from vision.dicesets import BLACK, DiceSet, DieSpec, dice_set
 from vision.markers import MARKER_IDS
 from vision.spec import PIP_CELLS, PIP_OFFSET, PIP_RADIUS
 from vision.table import BoardLayout, TableLayout
+
+if TYPE_CHECKING:
+    from vision.synth_colour_dice import FaceTruth
 
 LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
 _SUPERSAMPLE = 2
@@ -76,6 +80,37 @@ class Light:
     direction: tuple[float, float, float]
     uneven: float = 0.0
     glare: tuple[float, float, float] | None = None
+
+
+class Pose(Protocol):
+    """A die that `render` draws: where it lies, the face on top, how to draw itself and what
+    it truly shows. A frozen dataclass (DiePose, vision.synth_colour_dice's ColourDiePose), so
+    a tumbling die is its pose `replace`d."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def x(self) -> float: ...
+
+    @property
+    def y(self) -> float: ...
+
+    @property
+    def yaw(self) -> float: ...
+
+    @property
+    def top(self) -> int: ...
+
+    def draw(self, image: np.ndarray, camera: Camera, light: Light, *, size: float, s: int,
+             alpha: float = 1.0) -> None: ...
+
+    def truth(self, box: tuple[int, int, int, int], visible: bool) -> DieTruth | FaceTruth: ...
+
+
+#: a die of one kind: what a throw or a scatter gives back is the kind it was given
+_PoseT = TypeVar("_PoseT", bound=Pose)
+#: what a scattered die is made from (DieSpec; a ColourDiceSet for colour dice)
+_SpecT = TypeVar("_SpecT")
 
 
 @dataclass(frozen=True)
@@ -136,7 +171,7 @@ class RenderedFrame:
     """A rendered frame (BGR) with its truth."""
 
     image: np.ndarray
-    dice: tuple[DieTruth, ...]
+    dice: tuple[DieTruth | FaceTruth, ...]
     light: str
     camera: Camera
     layout: TableLayout
@@ -244,9 +279,16 @@ def scatter_dice(rng: np.random.Generator, specs: Sequence[DieSpec], layout: Tab
                  *, touching: float = 0.15) -> list[DiePose]:
     """The dice `specs` lying at random in the roll zone without overlapping; with chance
     `touching` a die is pushed against the previous one."""
+    return scattered(rng, specs, layout, DiePose, touching=touching)
+
+
+def scattered(rng: np.random.Generator, specs: Sequence[_SpecT], layout: TableLayout,
+              pose: Callable[[_SpecT, float, float, float, int, int], _PoseT], *,
+              touching: float = 0.15) -> list[_PoseT]:
+    """`scatter_dice` for dice of any kind: each `pose(spec, x, y, yaw, top, spin)`."""
     x0, y0, x1, y1 = layout.roll_zone
     s = layout.die_size
-    poses: list[DiePose] = []
+    poses: list[_PoseT] = []
     for spec in specs:
         for _ in range(200):
             if poses and rng.random() < touching:
@@ -263,8 +305,8 @@ def scatter_dice(rng: np.random.Generator, specs: Sequence[DieSpec], layout: Tab
                 break
         else:
             continue
-        poses.append(DiePose(spec, x, y, rng.uniform(0, 2 * math.pi), int(rng.integers(0, 6)),
-                             int(rng.integers(0, 4))))
+        poses.append(pose(spec, x, y, rng.uniform(0, 2 * math.pi), int(rng.integers(0, 6)),
+                          int(rng.integers(0, 4))))
     return poses
 
 
@@ -276,7 +318,7 @@ def random_hand(rng: np.random.Generator) -> Hand:
                 rng.uniform(0.18, 0.28), (b, g, r))
 
 
-def render(table: Table, dice: Sequence[DiePose], light: Light, *,
+def render(table: Table, dice: Sequence[Pose], light: Light, *,
            rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
            noise: float = 2.0, jpeg: int | None = 90,
            moving: Sequence[tuple[float, float]] = (), camels: Sequence[CamelPose] | None = None,
@@ -449,7 +491,7 @@ def frames_forever(seed: int, game: str = "camelup-2014", *,
 
 # --- drawing --------------------------------------------------------------------------------
 
-def _distance(camera: Camera, pose: DiePose) -> float:
+def _distance(camera: Camera, pose: Pose) -> float:
     return math.dist(camera.position, (pose.x, pose.y, 0.0))
 
 
@@ -748,7 +790,7 @@ def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
         cv2.addWeighted(target, alpha, image, 1 - alpha, 0, dst=image)
 
 
-def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
+def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: Pose, *,
                      size: float, motion: tuple[float, float], s: int) -> None:
     """A die tumbling during the exposure: drawn along its motion, fading, a new face each
     time, so it blurs as a moving die does."""
@@ -760,7 +802,7 @@ def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: DieP
         step.draw(image, camera, light, size=size, s=s, alpha=1.0 / (k + 1))
 
 
-def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[DiePose], light: Light,
+def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[Pose], light: Light,
                   s: int) -> None:
     lx, ly, lz = light.direction
     if lz <= 0:
@@ -824,7 +866,7 @@ def _draw_hand(image: np.ndarray, hand: Hand, light: Light, s: int) -> np.ndarra
     return mask > 0
 
 
-def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[DiePose]) -> Hand:
+def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[Pose]) -> Hand:
     """A hand somewhere over the frame that covers none of `poses`, if one can be found."""
     w, h = table.camera.size
     boxes = [_die_box(table.camera, p, table.layout.die_size) for p in poses]
@@ -838,7 +880,7 @@ def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[DieP
     return hand
 
 
-def hand_near(rng: np.random.Generator, table: Table, pose: DiePose) -> Hand:
+def hand_near(rng: np.random.Generator, table: Table, pose: Pose) -> Hand:
     u, v = table.camera.project(np.array([[pose.x, pose.y, 8.0]]))[0]
     w, h = table.camera.size
     hand = random_hand(rng)
@@ -852,8 +894,8 @@ def hand_pass(rng: np.random.Generator, steps: int) -> list[Hand]:
             for k in range(steps)]
 
 
-def throw_path(rng: np.random.Generator, layout: TableLayout, final: DiePose,
-                steps: int) -> list[tuple[DiePose, tuple[float, float]]]:
+def throw_path(rng: np.random.Generator, layout: TableLayout, final: _PoseT,
+                steps: int) -> list[tuple[_PoseT, tuple[float, float]]]:
     """A die's way in: from the roll zone's edge to where it stops, fast then slow."""
     angle = rng.uniform(0, 2 * math.pi)
     reach = rng.uniform(60, 110)
@@ -870,7 +912,7 @@ def throw_path(rng: np.random.Generator, layout: TableLayout, final: DiePose,
     return path
 
 
-def _die_box(camera: Camera, pose: DiePose, size: float) -> tuple[int, int, int, int]:
+def _die_box(camera: Camera, pose: Pose, size: float) -> tuple[int, int, int, int]:
     corners = np.vstack([c for c, _, _, _ in _cube_faces(pose.x, pose.y, pose.yaw,
                                                           (size, size, size))])
     uv = camera.project(corners)

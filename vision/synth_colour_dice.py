@@ -32,7 +32,7 @@ from vision.synth import (
     random_light,
     random_table,
     render,
-    scatter_dice,
+    scattered,
     throw_path,
 )
 
@@ -116,8 +116,7 @@ def colour_dice_table(seed: int, *, size: tuple[int, int] = (640, 480),
 def scatter(rng: np.random.Generator, table: Table, count: int = 2, *,
             touching: float = 0.15) -> list[ColourDiePose]:
     """`count` of the game's dice lying at random in the roll zone, any face up."""
-    return [ColourDiePose(LAST_CAMEL, p.x, p.y, p.yaw, p.top, p.spin)
-            for p in scatter_dice(rng, [LAST_CAMEL] * count, table.layout, touching=touching)]
+    return scattered(rng, [LAST_CAMEL] * count, table.layout, ColourDiePose, touching=touching)
 
 
 def roll_frame(table: Table, light: Light, rng: np.random.Generator, *,

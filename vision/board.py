@@ -162,7 +162,7 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
                                f"camel{'s' if len(missing) > 1 else ''}; stand every camel "
                                "alone on its own space, in view, and try again")
     seen = found[:len(names) + 2]
-    pairs = _pairs(_sides(seen), camels)
+    pairs = _pairs(_faces(seen), camels)
     return CamelColours({names[c]: seen[k][2] for k, c in pairs},
                         {names[c]: seen[k][1] for k, c in pairs})
 
@@ -176,28 +176,33 @@ def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camel
     return BoardReader(table, track, colours, camels, setup, threshold=threshold)
 
 
-def _sides(found: list) -> np.ndarray:
-    """The colours (BGR) of the sides of the camels found (how much each stands out, its
-    space, its colours)."""
-    return np.array([colours[0] for _, _, colours in found], np.float64)
+def _faces(found: list) -> np.ndarray:
+    """The colours (BGR) of the faces of the camels found (how much each stands out, its
+    space, its colours): one row a camel, its side then its back."""
+    return np.array([colours for _, _, colours in found], np.float64)
 
 
 def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
-    """Which of the colours `seen` (BGR) is which of the game's camels (seen, camel): as
-    many pairs as the fewer of the two, each used once, nearest the nominal colours overall
-    once the light's cast is taken out (the gains that bring the colours paired so far to
-    their nominal ones)."""
+    """Which of the camels `seen` (their faces' colours, BGR) is which of the game's camels
+    (seen, camel): as many pairs as the fewer of the two, each used once, nearest the
+    nominal colours overall once the light's cast is taken out (the gains that bring the
+    colours paired so far to their nominal ones). A camel is as near a colour as the nearer
+    of its faces: a face may show the board instead (a camel seen end on shows little side,
+    a back in shadow little colour)."""
     nominal = np.array([camels.bgr(n) for n in camels.names], np.float64)
     gains = np.ones(3)
     for _ in range(3):
-        cost = colour_distance(colour_feature(seen * gains)[:, None],
-                               colour_feature(nominal)[None])
+        by_face = colour_distance(colour_feature(seen * gains)[:, :, None],
+                                  colour_feature(nominal)[None, None])
+        face = by_face.argmin(axis=1)
+        cost = by_face.min(axis=1)
         if len(seen) <= len(nominal):
             pairs = list(enumerate(cheapest_assignment(cost)))
         else:
             pairs = [(k, c) for c, k in enumerate(cheapest_assignment(cost.T))]
-        found, named = zip(*pairs, strict=True)
-        gains = np.median((nominal[list(named)] + 10.0) / (seen[list(found)] + 10.0), axis=0)
+        found, named = (list(side) for side in zip(*pairs, strict=True))
+        nearest = seen[found, face[found, named]]
+        gains = np.median((nominal[named] + 10.0) / (nearest + 10.0), axis=0)
     return pairs
 
 
@@ -206,7 +211,7 @@ def _missing(found: list, camels: CamelSet) -> list[str]:
     the game's."""
     if not found:
         return list(camels.names)
-    named = {c for _, c in _pairs(_sides(found), camels)}
+    named = {c for _, c in _pairs(_faces(found), camels)}
     return [n for c, n in enumerate(camels.names) if c not in named]
 
 

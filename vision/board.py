@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -148,12 +149,12 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
     nearest the nominal ones."""
     view = TrackView(table, track, len(camels.names))
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
-    found = []
+    found: list[_Standing] = []
     for space in range(1, TRACK_SPACES + 1):
-        seen = view.standing(smooth, space)
-        if seen is not None and seen[0] > _STANDS_OUT:
-            found.append((seen[0], space, seen[1]))
-    found.sort(key=lambda f: -f[0])
+        standing = view.standing(smooth, space)
+        if standing is not None and standing[0] > _STANDS_OUT:
+            found.append(_Standing(standing[0], space, standing[1]))
+    found.sort(key=lambda f: -f.stands_out)
     names = camels.names
     if len(found) < len(names):
         missing = _missing(found, camels)
@@ -161,10 +162,10 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
                                f"{len(names)}: could not find the {', '.join(missing)} "
                                f"camel{'s' if len(missing) > 1 else ''}; stand every camel "
                                "alone on its own space, in view, and try again")
-    seen = found[:len(names) + 2]
-    pairs = _pairs(_faces(seen), camels)
-    return CamelColours({names[c]: seen[k][2] for k, c in pairs},
-                        {names[c]: seen[k][1] for k, c in pairs})
+    likeliest = found[:len(names) + 2]
+    pairs = _pairs(_faces(likeliest), camels)
+    return CamelColours({names[c]: likeliest[k].faces for k, c in pairs},
+                        {names[c]: likeliest[k].space for k, c in pairs})
 
 
 def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camels: CamelSet,
@@ -176,10 +177,19 @@ def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camel
     return BoardReader(table, track, colours, camels, setup, threshold=threshold)
 
 
-def _faces(found: list) -> np.ndarray:
-    """The colours (BGR) of the faces of the camels found (how much each stands out, its
-    space, its colours): one row a camel, its side then its back."""
-    return np.array([colours for _, _, colours in found], np.float64)
+class _Standing(NamedTuple):
+    """A camel found standing alone at set-up: how far its faces stand out from the board
+    round it, its space, and its faces' colours (BGR: its side facing the camera, its back)."""
+
+    stands_out: float
+    space: int
+    faces: tuple[tuple[float, float, float], ...]
+
+
+def _faces(found: Sequence[_Standing]) -> np.ndarray:
+    """The colours (BGR) of the faces of the camels found: one row a camel, its side then
+    its back."""
+    return np.array([one.faces for one in found], np.float64)
 
 
 def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
@@ -206,7 +216,7 @@ def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
     return pairs
 
 
-def _missing(found: list, camels: CamelSet) -> list[str]:
+def _missing(found: Sequence[_Standing], camels: CamelSet) -> list[str]:
     """The colours of the camels not found: those left when the ones found are paired with
     the game's."""
     if not found:
@@ -457,9 +467,9 @@ class BoardReader:
         inside = np.bincount(parts[board > 0], minlength=count)[1:]
         outside = np.bincount(parts[board == 0], minlength=count)[1:]
         on_edge = np.bincount(parts[self._hand_edge > 0], minlength=count)[1:]
-        space = (self.view.track.space_size * small * self.pixels_per_mm) ** 2
-        arm = (inside > _HAND_SPACES[0] * space) & (outside > _HAND_SPACES[1] * space)
-        unseen_arm = (on_edge > 0) & (inside > _HAND_FROM_EDGE * space)
+        a_space = (self.view.track.space_size * small * self.pixels_per_mm) ** 2
+        arm = (inside > _HAND_SPACES[0] * a_space) & (outside > _HAND_SPACES[1] * a_space)
+        unseen_arm = (on_edge > 0) & (inside > _HAND_FROM_EDGE * a_space)
         return bool((arm | unseen_arm).any())
 
 

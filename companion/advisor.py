@@ -28,6 +28,8 @@ import traceback
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from companion.errors import CompanionError
+
 if TYPE_CHECKING:
     from companion.snapshot import Snapshot
     from companion.table import Table
@@ -38,6 +40,10 @@ PR_SET_PDEATHSIG = 1
 """prctl's option number for the signal a process gets when its parent dies (linux/prctl.h)."""
 M_ARENA_MAX = -8
 """glibc's `mallopt` setting for how many memory arenas its threads may spread over."""
+
+
+class OddsFailed(CompanionError, RuntimeError):
+    """The odds worker stopped, or failed on a position: these odds are not there."""
 
 
 def trim_memory() -> None:
@@ -175,9 +181,9 @@ class Advisor:
             except (OSError, EOFError) as e:
                 self._stop_worker()
                 if attempt:
-                    raise RuntimeError("the odds worker stopped") from e
+                    raise OddsFailed("the odds worker stopped") from e
         if kind == "error":
-            raise RuntimeError(f"the odds worker failed:\n{answer}")
+            raise OddsFailed(f"the odds worker failed:\n{answer}")
         return answer
 
     def _start_worker(self) -> subprocess.Popen:

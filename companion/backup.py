@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import BadConfig, CompanionError
 from companion.store import Store
 
 KEEP = 7
@@ -116,15 +116,15 @@ def add_command(commands: Any) -> None:
 def backup(args: argparse.Namespace) -> int:
     """What `[backup]` asks for: `folder` (a daily copy of the store, the newest `keep`
     kept) and `usb` (where a USB stick is mounted: each finished game, while one is)."""
-    from companion.run import STORE_NAME, ConfigError, TableConfig
+    from companion.run import STORE_NAME, TableConfig
 
     settings = TableConfig.from_file(args.config)
     with open(args.config, "rb") as f:
         wanted = tomllib.load(f).get("backup", {})
     unknown = set(wanted) - {"folder", "usb", "keep"}
     if unknown:
-        raise ConfigError(f"{args.config}: [backup] has unknown key(s): "
-                          f"{', '.join(sorted(unknown))}")
+        raise BadConfig(f"{args.config}: [backup] has unknown key(s): "
+                        f"{', '.join(sorted(unknown))}")
     store = Backup(settings.state_directory() / STORE_NAME)
     if not store.store_path.is_file():
         print(f"camel-companion: no store at {store.store_path} yet: nothing to copy")

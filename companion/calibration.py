@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import seams
-from companion.errors import CompanionError
+from companion.errors import CalibrationError
 from companion.rules import GAMES
 
 if TYPE_CHECKING:
@@ -46,10 +46,6 @@ HOLD_TIME = 90.0
 """Seconds the cameras keep what they see from the table after the calibration page last
 asked for anything (it asks every 20 s while open): the dice and camels laid out for it are
 not a roll."""
-
-
-class CalibrationRefused(CompanionError, ValueError):
-    """A calibration step could not be done: what to do about it, in one line."""
 
 
 class Calibrator:
@@ -149,44 +145,37 @@ class Calibrator:
 
     def find_markers(self) -> dict[str, Any]:
         """Step 1: the table from the four markers in the latest frame."""
-        from vision.calibrate import CalibrationError, calibrate_table
+        from vision.calibrate import calibrate_table
 
-        image = self._frame()
-        try:
-            self._found["table"] = calibrate_table(image, self._vision.layout)
-        except CalibrationError as e:
-            raise CalibrationRefused(str(e)) from None
+        self._found["table"] = calibrate_table(self._frame(), self._vision.layout)
         return self.status()
 
     def mark(self, points: Any, kind: str) -> dict[str, Any]:
         """Step 1 by hand: four points tapped on the camera view, in pixels of its frames,
         far left first and clockwise: the markers' places, or the roll zone's corners."""
-        from vision.calibrate import CalibrationError, TableCalibration
+        from vision.calibrate import TableCalibration
 
         if kind not in ("markers", "zone"):
-            raise CalibrationRefused(f'"kind" must be "markers" or "zone", not {kind!r}')
+            raise CalibrationError(f'"kind" must be "markers" or "zone", not {kind!r}')
         if not (isinstance(points, list) and len(points) == 4 and all(
                 isinstance(p, list) and len(p) == 2 and all(
                     isinstance(c, int | float) and not isinstance(c, bool) for c in p)
                 for p in points)):
-            raise CalibrationRefused('"points" must be four [x, y] pairs, far left first, '
-                                     "clockwise")
+            raise CalibrationError('"points" must be four [x, y] pairs, far left first, '
+                                   "clockwise")
         image = self._frame()
         size = (image.shape[1], image.shape[0])
         if not all(0 <= x <= size[0] and 0 <= y <= size[1] for x, y in points):
-            raise CalibrationRefused(f"every point must lie in the {size[0]}x{size[1]} frame")
+            raise CalibrationError(f"every point must lie in the {size[0]}x{size[1]} frame")
         make = TableCalibration.from_points if kind == "markers" else TableCalibration.from_zone
-        try:
-            self._found["table"] = make(points, size, self._vision.layout)
-        except CalibrationError as e:
-            raise CalibrationRefused(str(e)) from None
+        self._found["table"] = make(points, size, self._vision.layout)
         return self.status()
 
     def learn_colours(self, game: str) -> dict[str, Any]:
         """Step 3: the colours of what the camera reads of `game` under this light, from
         all of them laid in the roll zone, apart: every die of a board game or of The Last
         Camel, one racing card of each camel for Camel Up Cards."""
-        from vision.calibrate import CalibrationError, learn_colours
+        from vision.calibrate import learn_colours
         from vision.cards import learn_card_colours
         from vision.colour_dice import learn_face_colours
         from vision.dicesets import COLOUR_DICE_SETS, DICE_SETS, colour_dice_set, dice_set
@@ -194,18 +183,14 @@ class Calibrator:
         table = self._found.get("table", self._vision.calibration)
         frame = self._frame()
         reads = _reads(game)
-        try:
-            if reads == "die" and game in DICE_SETS:
-                colours = learn_colours(frame, dice_set(game), table=table)
-            elif reads == "face" and game in COLOUR_DICE_SETS:
-                colours = learn_face_colours(frame, colour_dice_set(game), table=table)
-            elif reads == "card":
-                colours = learn_card_colours(frame, table=table)
-            else:
-                raise CalibrationRefused(f"the camera reads nothing of {game}: no colours to "
-                                         "learn")
-        except CalibrationError as e:
-            raise CalibrationRefused(str(e)) from None
+        if reads == "die" and game in DICE_SETS:
+            colours = learn_colours(frame, dice_set(game), table=table)
+        elif reads == "face" and game in COLOUR_DICE_SETS:
+            colours = learn_face_colours(frame, colour_dice_set(game), table=table)
+        elif reads == "card":
+            colours = learn_card_colours(frame, table=table)
+        else:
+            raise CalibrationError(f"the camera reads nothing of {game}: no colours to learn")
         self._found["colours"] = (game, colours)
         return self.status()
 
@@ -215,32 +200,29 @@ class Calibrator:
         at every start once saved. With a board camera, its frame, and its calibration found
         from the markers in that same frame."""
         from vision.board import set_up
-        from vision.calibrate import CalibrationError, MarkersNotSeen, calibrate_table
+        from vision.calibrate import MarkersNotSeen, calibrate_table
         from vision.camels import CAMEL_SETS
 
         if game not in CAMEL_SETS:
-            raise CalibrationRefused(f"the camera reads no camels of {game}: no camels to "
-                                     "learn")
+            raise CalibrationError(f"the camera reads no camels of {game}: no camels to "
+                                   "learn")
         vision = self._vision
         if vision.board_source is None:
             table = self._found.get("table", vision.calibration)
             if table is None:
-                raise CalibrationRefused("the board is not calibrated: find the markers first")
+                raise CalibrationError("the board is not calibrated: find the markers first")
             frame = self._frame()
         else:
             frame = self._frame(board=True)
             try:
                 table = calibrate_table(frame, vision.layout)
             except MarkersNotSeen as e:  # no tapping them on the board camera's picture
-                raise CalibrationRefused(
+                raise CalibrationError(
                     f"the board camera does not see marker(s) {', '.join(map(str, e.missing))}: "
                     "make sure all four are in its picture and lit, and try again") from None
             except CalibrationError as e:
-                raise CalibrationRefused(f"the board camera: {e}") from None
-        try:
-            set_up(frame, table, vision.board, CAMEL_SETS[game], threshold=vision.threshold)
-        except CalibrationError as e:
-            raise CalibrationRefused(str(e)) from None
+                raise CalibrationError(f"the board camera: {e}") from None
+        set_up(frame, table, vision.board, CAMEL_SETS[game], threshold=vision.threshold)
         self._found["camels"] = (game, frame, table)
         return self.status()
 
@@ -253,7 +235,6 @@ class Calibrator:
 
         from vision.board import set_up
         from vision.board_watch import BoardWatch
-        from vision.calibrate import CalibrationError
         from vision.camels import CAMEL_SETS
 
         vision = self._vision
@@ -281,13 +262,13 @@ class Calibrator:
         source: Any = None if self.camera is None else self.camera.source
         measure = getattr(source, "measure", None)
         if measure is None:
-            raise CalibrationRefused("only a Pi camera's exposure can be locked; this camera "
-                                     "keeps its own")
+            raise CalibrationError("only a Pi camera's exposure can be locked; this camera "
+                                   "keeps its own")
         try:
             source.focus()
             self._found["exposure"] = measure().to_config()
         except Exception as e:
-            raise CalibrationRefused(f"the camera could not be measured: {e}") from None
+            raise CalibrationError(f"the camera could not be measured: {e}") from None
         return self.status()
 
     def save(self) -> dict[str, Any]:
@@ -299,8 +280,8 @@ class Calibrator:
         from vision.sources import CameraSettings
 
         if not self._found:
-            raise CalibrationRefused("nothing new to save: find the markers, learn the "
-                                     "colours or the camels first")
+            raise CalibrationError("nothing new to save: find the markers, learn the "
+                                   "colours or the camels first")
         vision = self._vision
         game, colours = self._found.get("colours", (vision.colours_game, vision.colours))
         exposure = self._found.get("exposure")
@@ -351,17 +332,14 @@ class Calibrator:
                         else (self.camera, "the camera"))
         latest = None if camera is None else camera.latest()
         if latest is None:
-            raise CalibrationRefused(f"{name} has no picture: check it is plugged in and try "
-                                     "again")
+            raise CalibrationError(f"{name} has no picture: check it is plugged in and try "
+                                   "again")
         return latest[1]
 
     def _load(self) -> Any:
-        from vision.config import ConfigError, load_config
+        from vision.config import load_config
 
-        try:
-            return load_config(self.config, calibrated=self.calibrated)
-        except ConfigError as e:
-            raise CompanionError(str(e)) from None
+        return load_config(self.config, calibrated=self.calibrated)
 
 
 def _write_whole(path: Path, data: bytes) -> None:
@@ -372,7 +350,7 @@ def _write_whole(path: Path, data: bytes) -> None:
         partial.write_bytes(data)
         partial.replace(path)
     except OSError as e:
-        raise CalibrationRefused(f"cannot write {path}: {e.strerror or e}") from None
+        raise CalibrationError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _points(points: Any) -> list[list[float]] | None:

@@ -34,7 +34,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _check_board(args: argparse.Namespace) -> int:
     from vision.config import load_config
-    from vision.offline import Unreadable, board_reader, image_at
+    from vision.offline import UnreadableImage, board_reader, image_at
 
     try:
         game = load_game(args.log)
@@ -42,7 +42,7 @@ def _check_board(args: argparse.Namespace) -> int:
         reader, size = board_reader(args.calibration, game.header["game"], config,
                                     config.threshold)
         frame = image_at(args.image, size)
-    except Unreadable as e:
+    except UnreadableImage as e:
         print(f"camel-companion: cannot read {args.image}: {e}", file=sys.stderr)
         return 2
     except (CompanionError, ValueError, OSError) as e:

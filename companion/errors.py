@@ -2,6 +2,13 @@
 
 Every message is one line that says what was wrong and, where it helps, what to do instead,
 so the CLI, the API and the dashboard can show it as it is.
+
+This module is the ground floor: it imports nothing, and every package may import it (vision
+too, which imports nothing else of companion), so every error the project raises on purpose,
+in the game, the table, vision or the web, is a `CompanionError` one `except` can catch. Each
+is also the builtin it always was (`ValueError`, `OSError`, ...), so an `except ValueError`
+still holds. The errors of one module stay beside it (`vision.calibrate.CalibrationError`,
+`vision.sources.SourceError`, `companion.store.StoreError`); those shared by several are here.
 """
 
 
@@ -30,6 +37,16 @@ class BadLogLine(CompanionError, ValueError):
         self.line_number = line_number
         self.reason = reason
         self.path = path
+
+
+class CalibrationError(CompanionError, ValueError):
+    """A calibration step that could not be done (the markers not seen, a colour not found,
+    points that make no table): what to do about it, in one line."""
+
+
+class BadConfig(CompanionError, ValueError):
+    """The configuration file cannot be used: one line naming the file and, where it is one,
+    the table and key (`[table]`, `[speech]`, `[backup]`, `[vision.*]`)."""
 
 
 class UnreadableFile(CompanionError, OSError):

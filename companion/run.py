@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.advisor import share_memory_arenas
 from companion.calibration import Calibrator
-from companion.errors import CompanionError
+from companion.errors import BadConfig
 from companion.hosting import (
     DEFAULT_STREAMS,
     Listening,
@@ -69,10 +69,6 @@ _TABLE_KEYS = {"host", "port", "pin", "buttons", "camera", "odds", "confident", 
                "streams", "first_game"}
 
 
-class ConfigError(CompanionError, ValueError):
-    """The configuration file is wrong: one line saying where and what."""
-
-
 @dataclass(frozen=True)
 class TableConfig:
     """The `[table]` part of the configuration: how the table is served and what it uses."""
@@ -97,18 +93,18 @@ class TableConfig:
             with open(path, "rb") as f:
                 data = tomllib.load(f)
         except OSError as e:
-            raise ConfigError(f"cannot read the configuration {path}: "
-                              f"{e.strerror or e}") from None
+            raise BadConfig(f"cannot read the configuration {path}: "
+                            f"{e.strerror or e}") from None
         except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"{path} is not valid TOML: {e}") from None
+            raise BadConfig(f"{path} is not valid TOML: {e}") from None
         try:
             settings = cls.from_mapping(data.get("table", {}), path)
         except (TypeError, ValueError) as e:
-            raise ConfigError(f"{path}: [table] {e}") from None
+            raise BadConfig(f"{path}: [table] {e}") from None
         try:
             return replace(settings, speech=_speech(data.get("speech", {})))
         except (TypeError, ValueError) as e:
-            raise ConfigError(f"{path}: [speech] {e}") from None
+            raise BadConfig(f"{path}: [speech] {e}") from None
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], path: Path | None = None) -> TableConfig:
@@ -210,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ConfigError(f"cannot make the state directory {state}: {e.strerror}") from None
+        raise BadConfig(f"cannot make the state directory {state}: {e.strerror}") from None
     store_path = state / STORE_NAME
     secrets_ = table_secrets(store_path, settings.pin)
     if settings.pin is not None and args.config.stat().st_mode & 0o077:

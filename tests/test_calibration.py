@@ -7,7 +7,8 @@ import logging
 import cv2
 import pytest
 
-from companion.calibration import HOLD_TIME, CalibrationRefused, Calibrator
+from companion.calibration import HOLD_TIME, Calibrator
+from companion.errors import CalibrationError
 from tests.web.test_setup import StillCamera
 from vision.synth_board import board_frame, board_session
 
@@ -62,8 +63,8 @@ def test_a_game_whose_camels_were_never_learned_has_no_board_watch(calibrator):
 
 def test_a_camel_out_of_the_set_up_is_named_and_nothing_is_learned(calibrator, session):
     calibrator.camera.image = without(session, "green")
-    with pytest.raises(CalibrationRefused, match="could not find the green camel; stand every "
-                                                 "camel alone on its own space"):
+    with pytest.raises(CalibrationError, match="could not find the green camel; stand every "
+                                               "camel alone on its own space"):
         calibrator.learn_camels("camelup-2014")
     assert calibrator.status()["unsaved"] == ["table"]
 
@@ -73,14 +74,14 @@ def test_a_camel_out_of_the_set_up_is_named_and_nothing_is_learned(calibrator, s
     ("camelup-cards", "the camera reads no camels of camelup-cards: no camels to learn"),
 ])
 def test_the_camels_of_another_game_are_refused_in_one_line(calibrator, game, error):
-    with pytest.raises(CalibrationRefused, match=error):
+    with pytest.raises(CalibrationError, match=error):
         calibrator.learn_camels(game)
 
 
 def test_the_camels_are_learned_only_on_a_calibrated_board(tmp_path, session):
     calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
     calibrator.camera = StillCamera(session.setup.image, None)
-    with pytest.raises(CalibrationRefused, match="find the markers first"):
+    with pytest.raises(CalibrationError, match="find the markers first"):
         calibrator.learn_camels("camelup-2014")
 
 
@@ -147,7 +148,7 @@ def test_the_board_camera_finds_its_markers_and_camels_in_one_frame_and_both_are
 def test_a_board_camera_frame_that_cannot_be_learned_says_why_in_one_line(
         two_cameras, session, seen, error):
     two_cameras.board_camera.image = seen(session)
-    with pytest.raises(CalibrationRefused) as refused:
+    with pytest.raises(CalibrationError) as refused:
         two_cameras.learn_camels("camelup-2014")
     assert str(refused.value) == error
     assert two_cameras.status()["unsaved"] == ["table"]
@@ -155,7 +156,7 @@ def test_a_board_camera_frame_that_cannot_be_learned_says_why_in_one_line(
 
 def test_a_board_camera_without_a_picture_is_named(two_cameras):
     two_cameras.board_camera = None
-    with pytest.raises(CalibrationRefused, match="the board camera has no picture"):
+    with pytest.raises(CalibrationError, match="the board camera has no picture"):
         two_cameras.learn_camels("camelup-2014")
 
 

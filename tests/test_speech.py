@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.errors import BadConfig
 from companion.game import Game
 from companion.gamelog import load_game
-from companion.run import ConfigError, TableConfig
+from companion.run import TableConfig
 from companion.snapshot import build_view
 from companion.speech import Announcer, Espeak, Recorder, lines
 from companion.table import Table
@@ -124,5 +125,5 @@ def test_speech_is_off_unless_the_configuration_turns_it_on(tmp_path):
     for text, words in (('language = "it"', "language must be one of en, fr, de"),
                         ("enabled = 1", "enabled must be"), ("voice = 3", "unknown key")):
         path.write_text(f"[speech]\n{text}\n")
-        with pytest.raises(ConfigError, match=words):
+        with pytest.raises(BadConfig, match=words):
             TableConfig.from_file(path)

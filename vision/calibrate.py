@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.errors import CalibrationError
 from vision.aruco import detect_markers
 from vision.colours import MAX_DISTANCE, DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dice import DiceReader
@@ -26,10 +27,6 @@ from vision.table import TableLayout
 #: the corners of three markers seen must fit the table's layout to within this many pixels
 #: for the fourth to be placed from them
 _CORNER_FIT = 4.0
-
-
-class CalibrationError(ValueError):
-    """Calibration could not be done; the message says what to do."""
 
 
 class MarkersNotSeen(CalibrationError):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.errors import BadConfig
 from vision.calibrate import CalibrationError, TableCalibration
 from vision.colours import DiceColours, as_bgr
 from vision.dicesets import DEFAULT_GAME, DICE_SETS
@@ -32,10 +33,6 @@ _KNOWN = {"game", "threshold", "source", "camera", "table", "board", "calibratio
           "settle"}
 #: [vision.settle] keys: vision.settle.Settler's options of the same names
 _SETTLE_KEYS = {"stable_frames", "motion_level", "motion_share", "small_width", "retries"}
-
-
-class ConfigError(ValueError):
-    """The configuration file cannot be used; the message names the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -93,8 +90,8 @@ def load_config(path: Path | None, *, calibrated: Path | None = None) -> VisionC
         data = {**data, "vision": vision}
     try:
         return _from_toml(data)
-    except (ConfigError, CalibrationError, SourceError, ValueError, TypeError, KeyError) as e:
-        raise ConfigError(f"{path}: {e}") from None
+    except (BadConfig, CalibrationError, SourceError, ValueError, TypeError, KeyError) as e:
+        raise BadConfig(f"{path}: {e}") from None
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -103,35 +100,35 @@ def read_toml(path: Path) -> dict[str, Any]:
         with open(path, "rb") as f:
             return tomllib.load(f)
     except OSError as e:
-        raise ConfigError(f"cannot read configuration {path}: {e.strerror or e}") from None
+        raise BadConfig(f"cannot read configuration {path}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+        raise BadConfig(f"{path} is not valid TOML: {e}") from None
 
 
 def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
     vision = data.get("vision", {})
     if not isinstance(vision, Mapping):
-        raise ConfigError("[vision] must be a table")
+        raise BadConfig("[vision] must be a table")
     unknown = set(vision) - _KNOWN
     if unknown:
-        raise ConfigError(f"unknown key(s) in [vision]: {', '.join(sorted(unknown))}")
+        raise BadConfig(f"unknown key(s) in [vision]: {', '.join(sorted(unknown))}")
     game = vision.get("game", data.get("game", DEFAULT_GAME))
     if game not in DICE_SETS:
-        raise ConfigError(f"game {game!r} has no dice known to vision; known: "
-                          f"{', '.join(DICE_SETS)}")
+        raise BadConfig(f"game {game!r} has no dice known to vision; known: "
+                        f"{', '.join(DICE_SETS)}")
     threshold = float(vision.get("threshold", 0.5))
     if not 0.0 <= threshold <= 1.0:
-        raise ConfigError("[vision] threshold must lie between 0 and 1")
+        raise BadConfig("[vision] threshold must lie between 0 and 1")
     settle = dict(vision.get("settle", {}))
     unknown = set(settle) - _SETTLE_KEYS
     if unknown:
-        raise ConfigError(f"unknown key(s) in [vision.settle]: {', '.join(sorted(unknown))}")
+        raise BadConfig(f"unknown key(s) in [vision.settle]: {', '.join(sorted(unknown))}")
     colours = colours_game = None
     if "colours" in vision:
         table = dict(vision["colours"])
         colours_game = table.pop("game", game)
         if any(len(bgr) != 3 for bgr in table.values()):
-            raise ConfigError("[vision.colours] each colour must be [b, g, r]")
+            raise BadConfig("[vision.colours] each colour must be [b, g, r]")
         colours = DiceColours({name: as_bgr(bgr) for name, bgr in table.items()})
     layout = TableLayout.from_config(vision.get("table", {}))
     board = dict(vision.get("board", {}))
@@ -141,8 +138,8 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
         board_source = _source(board.pop("source"), "vision.board.source")
         pi_camera = _pi_camera(source)
         if pi_camera is not None and _pi_camera(board_source) == pi_camera:
-            raise ConfigError("[vision.board.source] is the dice camera's Pi camera: set its "
-                              "camera = 1 (a Pi 5's second connector)")
+            raise BadConfig("[vision.board.source] is the dice camera's Pi camera: set its "
+                            "camera = 1 (a Pi 5's second connector)")
         if "calibration" in board:
             board_calibration = TableCalibration.from_config(board["calibration"])
     board.pop("calibration", None)
@@ -159,15 +156,15 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
 def _source(table: Any, name: str) -> dict[str, Any]:
     """A camera's `[vision.source]`-like table, checked before the camera is ever opened."""
     if not isinstance(table, Mapping):
-        raise ConfigError(f"[{name}] must be a table")
+        raise BadConfig(f"[{name}] must be a table")
     unknown = set(table) - SOURCE_KEYS
     if unknown:
-        raise ConfigError(f"unknown key(s) in [{name}]: {', '.join(sorted(unknown))}")
+        raise BadConfig(f"unknown key(s) in [{name}]: {', '.join(sorted(unknown))}")
     kind = table.get("kind", "picamera2")
     if kind not in SOURCE_KINDS:
-        raise ConfigError(f"[{name}] kind {kind!r} is unknown; use {', '.join(SOURCE_KINDS)}")
+        raise BadConfig(f"[{name}] kind {kind!r} is unknown; use {', '.join(SOURCE_KINDS)}")
     if kind == "folder" and "path" not in table:
-        raise ConfigError(f'[{name}] kind = "folder" needs path = "..."')
+        raise BadConfig(f'[{name}] kind = "folder" needs path = "..."')
     return dict(table)
 
 

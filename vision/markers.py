@@ -13,11 +13,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import CompanionError
 from vision.aruco import marker_image
 
 MARKER_IDS = (0, 1, 2, 3)
 _DPI = 300
 _A4_MM = (210.0, 297.0)
+
+
+class UnwritableImage(CompanionError, OSError):
+    """The marker sheet's image could not be written where it was asked for."""
 
 
 def marker_sheet(marker_mm: float = 30.0) -> np.ndarray:
@@ -50,7 +55,7 @@ def write_sheet(path: Path, marker_mm: float = 30.0) -> None:
     if path.suffix.lower() == ".pdf":
         path.write_bytes(_pdf(page))
     elif not cv2.imwrite(str(path), page):
-        raise OSError(f"cannot write an image to {path}")
+        raise UnwritableImage(f"cannot write an image to {path}")
 
 
 def _pdf(page: np.ndarray) -> bytes:

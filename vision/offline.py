@@ -17,6 +17,7 @@ from typing import TypeGuard
 import cv2
 import numpy as np
 
+from companion.errors import BadConfig, CompanionError
 from vision.board import BoardReader, set_up
 from vision.calibrate import (
     CalibrationError,
@@ -28,25 +29,27 @@ from vision.camels import camel_set
 from vision.cards import CardReader, learn_card_colours
 from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.colours import DiceColours
-from vision.config import ConfigError, VisionConfig, config_path, load_config
+from vision.config import VisionConfig, config_path, load_config
 from vision.dice import DiceReader
 from vision.dicesets import COLOUR_DICE_SETS, colour_dice_set, dice_set
 from vision.markers import write_sheet
 
 
-class _Refused(ValueError):
-    """Bad input: its message is the one line to show."""
+class BadArgument(CompanionError, ValueError):
+    """A command's argument that cannot be used (a value out of range, an image or a path it
+    names that cannot be read or written): its message is the one line to show."""
 
 
-class Unreadable(ValueError):
-    """One image cannot be read: its message says why (the others are read all the same)."""
+class UnreadableImage(CompanionError, ValueError):
+    """One image cannot be read, or is not the size its reader reads: its message says why
+    (the others are read all the same)."""
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def guarded(args: argparse.Namespace) -> int:
         try:
             return run(args)
-        except (_Refused, ConfigError, CalibrationError, OSError) as e:
+        except (BadArgument, BadConfig, CalibrationError, OSError) as e:
             print(f"camel-companion: {e}", file=sys.stderr)
             return 2
     return guarded
@@ -71,7 +74,7 @@ def _settings(args: argparse.Namespace) -> tuple[VisionConfig, float]:
     config = load_config(config_path(args.config))
     threshold = config.threshold if args.threshold is None else args.threshold
     if not 0.0 <= threshold <= 1.0:
-        raise _Refused("--threshold must lie between 0 and 1")
+        raise BadArgument("--threshold must lie between 0 and 1")
     return config, threshold
 
 
@@ -82,13 +85,13 @@ def _listed(key: str, read: Callable[[np.ndarray], list]) -> Callable[[Path], di
 
 def _read_all(args: argparse.Namespace, read: Callable[[Path], dict],
               line: Callable[[dict], str]) -> int:
-    """What each image shows (`read`: its results' fields, or Unreadable), printed as JSON or
-    a `line` each; 2 when any image could not be read."""
+    """What each image shows (`read`: its results' fields, or UnreadableImage), printed as JSON
+    or a `line` each; 2 when any image could not be read."""
     results, failed = [], False
     for path in args.images:
         try:
             results.append({"image": str(path), **read(path)})
-        except Unreadable as e:
+        except UnreadableImage as e:
             failed = True
             results.append({"image": str(path), "error": str(e)})
     if args.json:
@@ -109,8 +112,8 @@ def _read_cards(args: argparse.Namespace) -> int:
     if args.calibration is not None:
         shot = load_image(args.calibration)
         if shot is None:
-            raise _Refused(f"cannot read the calibration image {args.calibration}: "
-                           f"{unreadable(args.calibration)}")
+            raise BadArgument(f"cannot read the calibration image {args.calibration}: "
+                              f"{unreadable(args.calibration)}")
         table = _table_in(shot, config)
         colours = learn_card_colours(shot, table=table)
     readers: dict[tuple[int, int], CardReader] = {}
@@ -141,10 +144,10 @@ def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: f
     try:
         camels = camel_set(game)
     except ValueError as e:
-        raise _Refused(str(e)) from None
+        raise BadArgument(str(e)) from None
     setup = load_image(setup_path)
     if setup is None:
-        raise _Refused(f"cannot read the set-up image {setup_path}: {unreadable(setup_path)}")
+        raise BadArgument(f"cannot read the set-up image {setup_path}: {unreadable(setup_path)}")
     size = (setup.shape[1], setup.shape[0])
     table = config.calibration if _fits(config.calibration, size) else calibrate_table(
         setup, config.layout)
@@ -193,8 +196,8 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
     if calibration is not None:
         shot = load_image(calibration)
         if shot is None:
-            raise _Refused(f"cannot read the calibration image {calibration}: "
-                           f"{unreadable(calibration)}")
+            raise BadArgument(f"cannot read the calibration image {calibration}: "
+                              f"{unreadable(calibration)}")
         try:
             table = calibrate_table(shot, config.layout)
         except CalibrationError:
@@ -230,14 +233,14 @@ def _table_in(image: np.ndarray, config: VisionConfig) -> TableCalibration | Non
 
 
 def image_at(path: Path, size: tuple[int, int] | None = None) -> np.ndarray:
-    """The image at `path` (BGR), of `size` (width, height) when given; Unreadable saying
+    """The image at `path` (BGR), of `size` (width, height) when given; UnreadableImage saying
     why not."""
     image = load_image(path)
     if image is None:
-        raise Unreadable(unreadable(path))
+        raise UnreadableImage(unreadable(path))
     if size is not None and (image.shape[1], image.shape[0]) != size:
-        raise Unreadable(f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's "
-                         f"{size[0]}x{size[1]}")
+        raise UnreadableImage(f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's "
+                              f"{size[0]}x{size[1]}")
     return image
 
 
@@ -286,12 +289,12 @@ def _describe_card(card: dict) -> str:
 
 def _markers(args: argparse.Namespace) -> int:
     if not 5.0 <= args.size <= 90.0:
-        raise _Refused("--size must be between 5 and 90 mm to fit four markers on a page")
+        raise BadArgument("--size must be between 5 and 90 mm to fit four markers on a page")
     for path in args.paths:
         try:
             write_sheet(path, args.size)
         except OSError as e:
-            raise _Refused(f"cannot write {path}: {e.strerror or e}") from None
+            raise BadArgument(f"cannot write {path}: {e.strerror or e}") from None
         print(f"wrote the marker sheet ({args.size:g} mm markers) to {path}")
     return 0
 

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from companion.errors import CompanionError
+
 if TYPE_CHECKING:
     from vision.synth import RenderedFrame
 
@@ -31,7 +33,7 @@ SOURCE_KEYS = {"kind", "size", "fps", "camera", "device", "path", "seed", "frame
 """The keys a `[vision.source]` table may hold, whatever its kind (docs/vision.md)."""
 
 
-class SourceError(RuntimeError):
+class SourceError(CompanionError, RuntimeError):
     """A frame source cannot be opened or read; the message says which and why."""
 
 

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.errors import BadConfig
 from tests.vision.conftest import drawn_seed
 from training.scoring import BoardScore, score_board
 from vision.board import BoardReader, BoardReading, Stack, learn_camels, set_up
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.camels import camel_set
-from vision.config import ConfigError, load_config
+from vision.config import load_config
 from vision.synth_board import BoardSession, board_frame, board_session, stacks_of
 from vision.table import TRACK_SPACES, BoardLayout, TableLayout
 
@@ -170,7 +171,7 @@ def test_the_board_keys_of_the_configuration(tmp_path):
                         ("camel = [30, 12]", "[length, width, height]"),
                         ("stack_step = 0", "more than 0"), ("tiles = 3", "unknown key")):
         path.write_text(f"[vision.board]\n{text}\n")
-        with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        with pytest.raises(BadConfig, match=words.replace("[", r"\[").replace("]", r"\]")):
             load_config(path)
 
 

@@ -2,8 +2,9 @@
 
 import pytest
 
+from companion.errors import BadConfig
 from vision.calibrate import TableCalibration
-from vision.config import ConfigError, calibration_toml, config_path, load_config
+from vision.config import calibration_toml, config_path, load_config
 from vision.sources import CameraSettings
 from vision.table import TableLayout
 
@@ -52,7 +53,7 @@ stable_frames = 7
 def test_a_bad_file_is_one_clear_line_naming_it(tmp_path, text, message):
     path = tmp_path / "c.toml"
     path.write_text(text)
-    with pytest.raises(ConfigError, match=message) as error:
+    with pytest.raises(BadConfig, match=message) as error:
         load_config(path)
     assert str(path) in str(error.value) and "\n" not in str(error.value)
 
@@ -104,6 +105,6 @@ def test_a_board_camera_has_its_own_source_and_its_own_calibration(tmp_path):
 def test_a_bad_camera_source_is_one_line_before_any_camera_opens(tmp_path, text, message):
     path = tmp_path / "c.toml"
     path.write_text(text)
-    with pytest.raises(ConfigError) as error:
+    with pytest.raises(BadConfig) as error:
         load_config(path)
     assert str(error.value) == f"{path}: {message}"

@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from companion.errors import BadHeader, IllegalAction, NothingToUndo
+from companion.snapshot import Snapshot
 from companion.store import Store
 from companion.table import Change, Command, Table, TableClosed
 from tests.play import SPREAD_2014, stored_game
@@ -104,6 +105,26 @@ def test_overall_bets_stay_face_down_but_for_their_own_player(tmp_path):
     assert own["race_bets"]["winner"] == [{"player": "Cy", "camel": "green"}]
     assert own["history"][2]["action"] == CARD
     assert snap.view["race_bets"]["winner"] == [{"player": "Cy", "camel": "green"}]
+
+
+def test_a_viewer_cannot_change_what_another_sees(tmp_path):
+    with Table(stored_game(tmp_path / "g.sqlite3", lines=[ROLL, BET, CARD])) as table:
+        snap = table.snapshot
+    anns = snap.text_for("Ann")
+    mine = snap.json_for("Cy")
+    mine["turn"] = "Cy"  # a viewer's own copy, to change as it likes
+    for change in (lambda: mine["players"][0].update(money=99),
+                   lambda: mine["history"][0]["action"].__setitem__("value", 1),
+                   lambda: mine["race_bets"]["winner"][0].__setitem__("camel", "blue"),
+                   lambda: mine["track"]["4"].append("green"),
+                   lambda: snap.view["track"]["4"].append("green"),
+                   snap.view["history"].clear,
+                   lambda: snap.view.pop("players")):
+        with pytest.raises(TypeError, match="a published snapshot cannot be changed"):
+            change()
+    again = Snapshot(snap.version, snap.game_version, snap.state, snap.view)
+    assert again.text_for("Ann") == anns
+    assert snap.view["turn"] == "Ann" and snap.view["history"][0]["action"] == ROLL
 
 
 def test_the_actions_open_do_not_tell_which_cards_a_player_has_laid(tmp_path):

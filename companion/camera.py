@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import seams
 from companion.board_check import track_stacks
+from companion.errors import CompanionError
 from companion.readings import CONFIDENT
 from companion.table import BoardSeen, Command, Seen, Table, TableClosed
 
@@ -59,6 +60,10 @@ Pi camera timing out, so systemd's restarts stay well under its limit of five in
 GREEN = (60, 200, 60)
 AMBER = (0, 170, 250)
 ZONE = (230, 200, 40)
+
+
+class UnencodableFrame(CompanionError, RuntimeError):
+    """A frame OpenCV could not turn into JPEG for the pages (one over 65,500 pixels a side)."""
 
 
 class TableCamera:
@@ -445,7 +450,7 @@ def _jpeg(image: Any) -> bytes:
 
     ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
-        raise RuntimeError("the frame could not be encoded as JPEG")
+        raise UnencodableFrame("the frame could not be encoded as JPEG")
     return buffer.tobytes()
 
 

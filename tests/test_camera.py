@@ -7,9 +7,10 @@ import time
 import types
 from typing import ClassVar
 
+import numpy as np
 import pytest
 
-from companion.camera import TableCamera, _annotated_jpeg, _label
+from companion.camera import TableCamera, UnencodableFrame, _annotated_jpeg, _label
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
 from tests.waiting import eventually, wait_until
@@ -279,6 +280,13 @@ def test_a_card_reading_is_drawn_on_the_camera_view():
     card = CardReading("white", 2, (10, 10, 60, 90), 0.93)
     jpeg = _annotated_jpeg(stage.read().image, [card], None)
     assert jpeg.startswith(b"\xff\xd8")
+
+
+def test_a_frame_jpeg_cannot_hold_is_refused_in_one_line():
+    too_tall = np.zeros((65_501, 1, 3), np.uint8)
+    with pytest.raises(UnencodableFrame) as refusal:
+        _annotated_jpeg(too_tall, [], None)
+    assert str(refusal.value) == "the frame could not be encoded as JPEG"
 
 
 def test_a_board_the_players_set_by_the_true_roll_shows_the_misread_and_its_fix(tmp_path,

@@ -8,6 +8,7 @@ import pytest
 import companion
 import vision
 import web
+from companion.camera import UnencodableFrame
 from companion.errors import BadConfig, CalibrationError, CompanionError
 from vision.offline import BadArgument, UnreadableImage
 from vision.sources import SourceError
@@ -35,6 +36,6 @@ def test_every_error_of_companion_vision_and_web_is_a_companion_error():
 
 @pytest.mark.parametrize(("error", "builtin"), [
     (BadConfig, ValueError), (CalibrationError, ValueError), (SourceError, RuntimeError),
-    (BadArgument, ValueError), (UnreadableImage, ValueError)])
+    (BadArgument, ValueError), (UnreadableImage, ValueError), (UnencodableFrame, RuntimeError)])
 def test_an_error_is_still_the_builtin_it_was(error, builtin):
     assert issubclass(error, builtin)

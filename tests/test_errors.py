@@ -10,6 +10,7 @@ import vision
 import web
 from companion.camera import UnencodableFrame
 from companion.errors import BadConfig, CalibrationError, CompanionError
+from vision.dicesets import UnknownSet, dice_set
 from vision.offline import BadArgument, UnreadableImage
 from vision.sources import SourceError
 
@@ -36,6 +37,14 @@ def test_every_error_of_companion_vision_and_web_is_a_companion_error():
 
 @pytest.mark.parametrize(("error", "builtin"), [
     (BadConfig, ValueError), (CalibrationError, ValueError), (SourceError, RuntimeError),
-    (BadArgument, ValueError), (UnreadableImage, ValueError), (UnencodableFrame, RuntimeError)])
+    (BadArgument, ValueError), (UnreadableImage, ValueError), (UnencodableFrame, RuntimeError),
+    (UnknownSet, ValueError)])
 def test_an_error_is_still_the_builtin_it_was(error, builtin):
     assert issubclass(error, builtin)
+
+
+def test_the_dice_of_a_game_played_without_dice_are_refused_naming_the_games_with_dice():
+    with pytest.raises(UnknownSet) as refusal:
+        dice_set("camelup-cards")
+    assert str(refusal.value) == ("no dice known for game 'camelup-cards'; known: "
+                                  "camelup-2014, camelup-2018")

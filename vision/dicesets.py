@@ -11,10 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from companion.errors import CompanionError
+
 T = TypeVar("T")
 
 BLACK = "black"
 WHITE = "white"
+
+
+class UnknownSet(CompanionError, ValueError):
+    """A game vision knows no dice, colour dice or camels of: one line naming the games it
+    knows them for."""
 
 
 @dataclass(frozen=True)
@@ -154,5 +161,5 @@ def known(sets: Mapping[str, T], game: str, what: str) -> T:
     try:
         return sets[game]
     except KeyError:
-        raise ValueError(f"no {what} known for game {game!r}; known: {', '.join(sets)}") \
+        raise UnknownSet(f"no {what} known for game {game!r}; known: {', '.join(sets)}") \
             from None

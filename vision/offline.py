@@ -31,7 +31,7 @@ from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.colours import DiceColours
 from vision.config import VisionConfig, config_path, load_config
 from vision.dice import DiceReader
-from vision.dicesets import COLOUR_DICE_SETS, colour_dice_set, dice_set
+from vision.dicesets import COLOUR_DICE_SETS, UnknownSet, colour_dice_set, dice_set
 from vision.markers import write_sheet
 
 
@@ -143,7 +143,7 @@ def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: f
     at that size), and the frame size it reads; a one-line ValueError when it cannot be."""
     try:
         camels = camel_set(game)
-    except ValueError as e:
+    except UnknownSet as e:
         raise BadArgument(str(e)) from None
     setup = load_image(setup_path)
     if setup is None:

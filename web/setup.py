@@ -242,6 +242,8 @@ ERRORS = [(key, re.compile(pattern)) for key, pattern in [
     ("refusal.calibration.straight_down", r"the camera looks straight down on the table: the "
                                           r"board is read from an angle \(25 to 55 degrees "
                                           r"off vertical\)"),
+    ("refusal.calibration.tilt", r"the camera looks straight down on the table: tilt it and "
+                                 r"calibrate again"),
     ("refusal.calibration.camels_missing", r"found (?P<found>\d+) camels on the board, the game "
                                            r"has (?P<count>\d+): could not find the "
                                            r"(?P<camels>.+) camels?; stand every camel alone "

@@ -18,7 +18,13 @@ from companion.gamelog import read_game
 from companion.snapshot import NOTICE_REASONS, READING_REASONS, REASONS, pieces, sentence, worded
 from companion.table import Announce
 from tests.play import HEADERS, random_cards_action, random_game
-from vision.calibrate import CalibrationError, MarkersNotSeen, calibrate_table, learn_colours
+from vision.calibrate import (
+    CalibrationError,
+    MarkersNotSeen,
+    TableCalibration,
+    calibrate_table,
+    learn_colours,
+)
 from vision.cards import learn_card_colours
 from vision.colour_dice import learn_face_colours
 from vision.config import load_config
@@ -395,6 +401,14 @@ BLANK = np.zeros((480, 640, 3), np.uint8)
 """A picture with nothing in it: no marker, die or card."""
 
 
+def looking_straight_down():
+    """A table seen square on, its markers tapped where a camera straight above would see them:
+    nothing tells how far away that camera is, so nothing standing on the table can be placed."""
+    layout = load_config(None).layout
+    markers = np.array(layout.markers, np.float64) * [2, -2] + [60, 420]
+    return TableCalibration.from_points(markers, (640, 480), layout)
+
+
 @pytest.mark.parametrize(("make", "key", "params"), [
     (lambda: learn_colours(BLANK, dice_set("camelup-2018")), "refusal.calibration.dice_missing",
      {"found": 0, "count": 6, "dice": "blue, green, yellow, red, purple, grey"}),
@@ -404,6 +418,8 @@ BLANK = np.zeros((480, 640, 3), np.uint8)
      "refusal.calibration.no_die", {"count": 2}),
     (lambda: calibrate_table(BLANK, load_config(None).layout),
      "refusal.calibration.markers_not_seen", {"markers": "0, 1, 2, 3"}),
+    (lambda: learn_colours(BLANK, dice_set("camelup-2014"), table=looking_straight_down()),
+     "refusal.calibration.tilt", {}),
 ])
 def test_what_vision_refuses_to_calibrate_is_read_into_its_key_and_values(make, key, params):
     words = sentence(refused(make), SETUP_ERRORS)

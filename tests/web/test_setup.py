@@ -309,6 +309,21 @@ def test_dice_not_found_are_named_in_the_page_s_words(calibrating):
                                      "dice": "blue, green, orange, yellow, white"}
 
 
+def test_markers_tapped_square_on_are_refused_in_the_page_s_words_when_the_dice_are_learnt(
+        calibrating):
+    """Seen from straight above the table, the picture cannot tell where a die's top lies."""
+    client, calibrator, _ = calibrating
+    square_on = [[40, 40], [560, 40], [560, 440], [40, 440]]
+    client.post("/api/calibration/points", json={"kind": "markers", "points": square_on},
+                headers=WITH_PIN)
+    calibrator.camera.image = np.zeros_like(calibrator.camera.image)
+    answer = client.post("/api/calibration/colours", headers=WITH_PIN)
+    assert answer.status_code == 422
+    assert (answer.json["error"], answer.json["key"], answer.json["params"]) == (
+        "the camera looks straight down on the table: tilt it and calibrate again",
+        "refusal.calibration.tilt", {})
+
+
 def test_a_table_without_a_camera_has_nothing_to_calibrate(client):
     page = client.get("/calibrate").data
     assert b'"has_camera": false' in page and b"This table has no camera" in page

@@ -156,14 +156,18 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
             found.append(_Standing(standing[0], space, standing[1]))
     found.sort(key=lambda f: -f.stands_out)
     names = camels.names
-    if len(found) < len(names):
-        missing = _missing(found, camels)
-        raise CalibrationError(f"found {len(found)} camels on the board, the game has "
+    likeliest = found[:len(names) + 2]
+    # a thing that looks more like the board round it than like the camel it is paired with
+    # is not that camel (the pyramid's edge in dim light, say, while a camel is missing)
+    pairs = [(k, c) for k, c, apart in _pairs(_faces(likeliest), camels)
+             if apart < likeliest[k].stands_out]
+    if len(pairs) < len(names):
+        named = {c for _, c in pairs}
+        missing = [n for c, n in enumerate(names) if c not in named]
+        raise CalibrationError(f"found {len(pairs)} camels on the board, the game has "
                                f"{len(names)}: could not find the {', '.join(missing)} "
                                f"camel{'s' if len(missing) > 1 else ''}; stand every camel "
                                "alone on its own space, in view, and try again")
-    likeliest = found[:len(names) + 2]
-    pairs = _pairs(_faces(likeliest), camels)
     return CamelColours({names[c]: likeliest[k].faces for k, c in pairs},
                         {names[c]: likeliest[k].space for k, c in pairs})
 
@@ -192,13 +196,15 @@ def _faces(found: Sequence[_Standing]) -> np.ndarray:
     return np.array([one.faces for one in found], np.float64)
 
 
-def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
-    """Which of the camels `seen` (their faces' colours, BGR) is which of the game's camels
-    (seen, camel): as many pairs as the fewer of the two, each used once, nearest the
-    nominal colours overall once the light's cast is taken out (the gains that bring the
-    colours paired so far to their nominal ones). A camel is as near a colour as the nearer
-    of its faces: a face may show the board instead (a camel seen end on shows little side,
-    a back in shadow little colour)."""
+def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int, float]]:
+    """Which of the camels `seen` (their faces' colours, BGR) is which of the game's camels,
+    and how far apart their colours lie (seen, camel, distance): as many pairs as the fewer
+    of the two, each used once, nearest the nominal colours overall once the light's cast
+    is taken out (the gains that bring the colours paired so far to their nominal ones). A
+    camel is as near a colour as the nearer of its faces: a face may show the board instead
+    (a camel seen end on shows little side, a back in shadow little colour)."""
+    if len(seen) == 0:
+        return []
     nominal = np.array([camels.bgr(n) for n in camels.names], np.float64)
     gains = np.ones(3)
     for _ in range(3):
@@ -213,16 +219,7 @@ def _pairs(seen: np.ndarray, camels: CamelSet) -> list[tuple[int, int]]:
         found, named = (list(side) for side in zip(*pairs, strict=True))
         nearest = seen[found, face[found, named]]
         gains = np.median((nominal[named] + 10.0) / (nearest + 10.0), axis=0)
-    return pairs
-
-
-def _missing(found: Sequence[_Standing], camels: CamelSet) -> list[str]:
-    """The colours of the camels not found: those left when the ones found are paired with
-    the game's."""
-    if not found:
-        return list(camels.names)
-    named = {c for _, c in _pairs(_faces(found), camels)}
-    return [n for c, n in enumerate(camels.names) if c not in named]
+    return [(k, c, float(cost[k, c])) for k, c in pairs]
 
 
 class BoardReader:

@@ -53,10 +53,11 @@ def sessions() -> list[tuple[BoardSession, BoardReader]]:
 
 
 def test_the_set_up_frame_teaches_where_each_camel_stood(sessions):
-    for session, reader in sessions:
+    for seed, (session, reader) in enumerate(sessions, FIRST_SEED):
         truth = {pile[0]: space for space, pile in session.setup.stacks.items()}
         assert set(reader.names) == set(camel_set(session.game).names)
-        assert reader.colours.spaces == truth, f"table {session}"
+        assert reader.colours.spaces == truth, (
+            f"table {seed} ({session.game}, {session.light.name} light)")
 
 
 def test_a_set_up_frame_without_every_camel_names_the_one_missing(sessions):

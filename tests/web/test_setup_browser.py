@@ -279,7 +279,7 @@ def test_the_camels_are_learned_on_the_board_camera_s_picture(browser, tmp_path)
             eventually(lambda: page.evaluate(
                 "document.getElementById('board-camera').naturalWidth") == 1280, timeout=30.0)
             page.click("#learn-camels")
-            expect(page.locator("#camels-state")).to_have_text("done (camelup-2014)")
+            expect(page.locator("#camels-state")).to_have_text("done for Camel Up (2014)")
             page.click("#save")
             expect(page.locator("#save-state")).to_have_text("")
             shoot(page, "calibrate-board-camera-phone")

@@ -28,7 +28,8 @@ def test_a_new_game_starts_as_the_camera_read_the_board(browser, served):
     page.check("input[name=start][value=table]")
     page.click("#read-board")
     expect(page.locator("#toast")).to_contain_text(
-        "The camera looked for the camels of Camel Up (2018), the game at the table now")
+        "The camera looked for the camels of Camel Up (second edition, 2018), the game at the "
+        "table now")
     assert page.locator(".placing button.chosen").count() == 0
 
     page.select_option("#game", "camelup-2018")

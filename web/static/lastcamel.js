@@ -279,7 +279,7 @@
     return { player, action: "roll", dice: [f, f], moves: [] };
   }
 
-  function headline() { return t("lastcamel.title"); }
+  function headline() { return t("game.last-camel"); }
 
   function status() {
     const s = core.snap;

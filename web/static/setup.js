@@ -4,7 +4,8 @@
 (() => {
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
-  const { t, worded, camelName, camelList, listOf } = window.camelWords(boot.lang, words);
+  const { t, worded, camelName, camelList, listOf, gameName } =
+    window.camelWords(boot.lang, words);
   const $ = (id) => document.getElementById(id);
   let me = boot.viewer;
 
@@ -116,8 +117,7 @@
       if (!board) return;
       const chosen = $("game").value;
       if (board.game !== chosen) {
-        const name = $("game").querySelector(`option[value="${board.game}"]`);
-        say(words["new.camera_other_game"].replace("{game}", name ? name.textContent : board.game));
+        say(t("new.camera_other_game", { game: gameName(board.game) }));
         return;
       }
       const seen = board.stacks.flatMap((stack) => stack.camels);
@@ -234,6 +234,8 @@
       if (table && table.zone) overlay.append(polygon(table.zone, "zone"));
       if (tapping) tapping.points.forEach((p) => overlay.append(dot(p)));
     };
+    // A step learned for a game: for which, by the game's name.
+    const doneFor = (game) => t("calibrate.done_for", { game: gameName(game) });
     const show = (next) => {
       status = next;
       const yes = words["calibrate.done"];
@@ -245,11 +247,11 @@
       mark("board-state", status.table, status.table ? yes : no);
       mark("exposure-state", status.exposure,
            status.exposure ? yes : words["calibrate.automatic"]);
-      mark("colours-state", status.colours, status.colours ? `${yes} (${status.colours})` : no);
+      mark("colours-state", status.colours, status.colours ? doneFor(status.colours) : no);
       // the camels of the game played, in a game whose board the camera reads
       $("camels-step").hidden = !(boot.game in status.camels);
       const camels = status.camels[boot.game];
-      mark("camels-state", camels, camels ? `${yes} (${boot.game})` : no);
+      mark("camels-state", camels, camels ? doneFor(boot.game) : no);
       // the camels are learned on the board camera's picture, where the table has one
       $("camels-camera").textContent = words[status.board_camera ? "calibrate.camels_board_camera"
                                                                  : "calibrate.camels_camera"];

@@ -19,6 +19,9 @@ window.camelWords = (lang, W) => {
   const colour = (c) => (c ? t("colour." + c) : t("hidden"));
   // A camel by its colour, or by both of its colours (The Last Camel's "red-blue": "red/blue").
   const camel = (c) => c.split("-").map(colour).join("/");
+  // A game by its name ("camelup-2018": "Camel Up (second edition, 2018)"), or as given when
+  // this page knows no game of that id.
+  const gameName = (g) => W["game." + g] ?? g;
 
   // The table's English list ("grey, white", "blue and green") as this language lists it.
   const lists = new Intl.ListFormat(lang, { type: "conjunction" });
@@ -44,6 +47,7 @@ window.camelWords = (lang, W) => {
       if (kind === "camel" || kind === "die") params[k] = camel(v);
       else if (kind === "camels" || kind === "dice") params[k] = list(v, camel);
       else if (kind === "markers") params[k] = list(v, (m) => number(Number(m)));
+      else if (kind === "game") params[k] = gameName(v);
       else if (kind === "pile") params[k] = t("pile." + v);
       else if (kind === "figure") params[k] = t("figure." + v);
       else if (kind === "tile") params[k] = t("tile." + v.replace(" ", "_"));
@@ -59,5 +63,5 @@ window.camelWords = (lang, W) => {
   }
 
   return { t, number, decimal, percent, ordinal, colour, camelName: camel, camelList, listOf,
-           worded };
+           gameName, worded };
 };

@@ -70,7 +70,8 @@ def test_a_camel_out_of_the_set_up_is_named_and_nothing_is_learned(calibrator, s
 
 
 @pytest.mark.parametrize(("game", "error"), [
-    ("camelup-2018", "could not find the purple, black camels"),
+    # 2014's orange camel is not taken for 2018's red one
+    ("camelup-2018", "could not find the red, purple, black camels"),
     ("camelup-cards", "the camera reads no camels of camelup-cards: no camels to learn"),
 ])
 def test_the_camels_of_another_game_are_refused_in_one_line(calibrator, game, error):

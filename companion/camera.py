@@ -445,10 +445,14 @@ def _annotated_jpeg(image: Any, dice: list[Reading], table: TableCalibration | N
 
 
 def _jpeg(image: Any) -> bytes:
-    """`image` (BGR) as JPEG, as the pages are sent it."""
+    """`image` (BGR) as JPEG, as the pages are sent it. An OpenCV that cannot encode it
+    answers False or raises, as its version has it (4.6, the Pi's, raises)."""
     import cv2
 
-    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    try:
+        ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    except cv2.error:
+        ok = False
     if not ok:
         raise UnencodableFrame("the frame could not be encoded as JPEG")
     return buffer.tobytes()

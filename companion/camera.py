@@ -245,6 +245,7 @@ class TableCamera:
                         continue
                 try:
                     frame = source.read()
+                    taken = time.monotonic()
                 except Exception as e:
                     log.warning("%s failed: %s", self.name, e)
                     frame = None
@@ -263,7 +264,7 @@ class TableCamera:
                     continue
                 self._failures = 0
                 started = self._wait_for(frame.time, started)
-                self._look(frame)
+                self._look(frame, taken)
                 self._went_on()
         finally:
             if source is not None:
@@ -290,7 +291,9 @@ class TableCamera:
         self._stopping.wait(max(0.0, started + at - now))
         return started
 
-    def _look(self, frame: Frame) -> None:
+    def _look(self, frame: Frame, taken: float) -> None:
+        """Hand the table what `frame` shows (taken when time.monotonic() was `taken`): each
+        die that settled, the board come to rest; keep it for the pages."""
         assert self.table is not None
         game = self.table.snapshot.view["game"]
         if self._settler is None or game != self._settler_game:
@@ -300,17 +303,18 @@ class TableCamera:
             for event in settler.feed(frame.image, frame.time):
                 if event.kind == "landed":
                     self._hand_in(Seen(event.reading.to_json()))
-        self._watch_board(game, frame.image, frame.time)
+        self._watch_board(game, frame.image, frame.time, taken)
         with self._frames:
             self._frame = (frame.index, frame.image,
                            [] if settler is None else list(settler.dice),
                            None if settler is None else settler.reader.table)
             self._frames.notify_all()
 
-    def _watch_board(self, game: str, image: Any, time: float) -> None:
-        """Hand the table the board each time it has come to rest, read against the track
-        the game has now, with how long it has been still and where each space is in the
-        picture, and keep that frame for the pages."""
+    def _watch_board(self, game: str, image: Any, at: float, taken: float) -> None:
+        """Hand the table the board each time it has come to rest (`image`, the frame of
+        time `at`, taken when time.monotonic() was `taken`), read against the track the game
+        has now, with how long it has been still and where each space is in the picture, and
+        keep that frame for the pages."""
         if self.make_board is None:
             return
         if game != self._board_game:
@@ -319,7 +323,7 @@ class TableCamera:
             return
         assert self.table is not None
         track = self.table.snapshot.view.get("track") or {}
-        reading = self._board.feed(image, time, track_stacks(track))
+        reading = self._board.feed(image, at, track_stacks(track))
         if reading is None:
             return
         read = reading.to_json()
@@ -330,7 +334,7 @@ class TableCamera:
         picture = {"size": [image.shape[1], image.shape[0]],
                    "spaces": {str(k): v for k, v in watch.reader.space_outlines().items()}}
         self._hand_in(BoardSeen({**read, "picture": picture, "against": track,
-                                 "still": round(time - watch.still_since, 2)}))
+                                 "still": round(at - watch.still_since, 2)}, taken))
 
     def _hand_in(self, command: Command) -> None:
         """Give what was seen to the table without waiting (the camera never blocks on it),

@@ -229,13 +229,16 @@ class BoardSeen(Command):
     a disagreement raises the board alert on every page."""
 
     reading: Mapping[str, Any]
+    taken: float | None = None
+    """When (time.monotonic) the frame read was taken, where the camera says; else now."""
 
     def run(self, table: Table) -> Change:
         if not reads_board(table.stored.game):
             raise IllegalAction("this game has no board the camera reads")
         seen = SeenBoard.from_json(self.reading)
-        table.board_seen = seen
-        table.board_touched = None if seen.still is None else time.monotonic() - seen.still
+        taken = time.monotonic() if self.taken is None else self.taken
+        table.board_seen, table.board_taken = seen, taken
+        table.board_touched = None if seen.still is None else taken - seen.still
         return table.check_board(raising=True)
 
 
@@ -317,6 +320,8 @@ class Table:
         """The board the camera last read still."""
         self.board_touched: float | None = None
         """When (time.monotonic) someone last touched the board the camera read, if known."""
+        self.board_taken = 0.0
+        """When (time.monotonic) the frame of the board the camera last read was taken."""
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
         self._alerts = 0
@@ -425,8 +430,8 @@ class Table:
     def see(self, reading: Mapping[str, Any]) -> Snapshot:
         return self.ask(Seen(reading))
 
-    def see_board(self, reading: Mapping[str, Any]) -> Snapshot:
-        return self.ask(BoardSeen(reading))
+    def see_board(self, reading: Mapping[str, Any], taken: float | None = None) -> Snapshot:
+        return self.ask(BoardSeen(reading, taken))
 
     def dismiss_board(self, alert: int | None = None) -> Snapshot:
         return self.ask(DismissBoard(alert))
@@ -450,10 +455,11 @@ class Table:
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
         up to date. A new alert is raised only when `raising`, on a board someone touched
-        after the camels last moved in the game (the players moved them) or `board_grace`
-        seconds after those moved (the players had time to), and while no reading waits for
-        OK or NO (the die on the table is not in the game yet); any change to the game may
-        end one, or change what it says."""
+        after the camels last moved in the game (the players moved them) or filmed
+        `board_grace` seconds after those moved (the players had time to; a frame filmed
+        before them, read late on a busy table, shows nothing of it), and while no reading
+        waits for OK or NO (the die on the table is not in the game yet); any change to the
+        game may end one, or change what it says."""
         game = self.stored.game
         if not reads_board(game):
             return Change.NOTHING
@@ -461,7 +467,7 @@ class Table:
             self._track, self._track_changed = game.state.track, time.monotonic()
         seen, shown, touched = self.board_seen, self.board_alert, self.board_touched
         raising = raising and ((touched is not None and touched > self._track_changed)
-                               or time.monotonic() - self._track_changed >= self.board_grace)
+                               or self.board_taken - self._track_changed >= self.board_grace)
         if seen is None or (shown is None and (not raising or self.stored.pending())):
             return Change.NOTHING
         found = board_alert(game, seen)

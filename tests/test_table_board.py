@@ -105,6 +105,18 @@ def test_a_board_touched_since_the_camels_moved_in_the_game_is_checked_at_once(t
         assert table.see_board(seen(table, wrong, still=0.0)).view["board"]["disagreements"]
 
 
+def test_a_board_filmed_before_the_camels_moved_in_the_game_is_not_held_against_them(tmp_path):
+    """A busy table may read a frame late: one filmed before the roll came into the game shows
+    the camels where they stood then, however long after the roll it is read."""
+    with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.5) as table:
+        filmed = time.monotonic()
+        table.push(ROLL)
+        time.sleep(0.6)
+        assert table.see_board(seen(table, START, still=30), filmed).view["board"] is None
+        alert = table.see_board(seen(table, START, still=30)).view["board"]
+        assert alert["disagreements"][0] == {"space": 1, "game": [], "camera": ["blue"]}
+
+
 def test_no_alert_while_a_die_waits_for_ok(table):
     table.see({"die": "blue", "value": 1, "confidence": 0.3})
     assert table.snapshot.view["pending"]

@@ -25,6 +25,11 @@ HIDDEN_ACTIONS = ("race_bet", "final_bet")
 games) and a final betting card (Camel Up Cards)."""
 
 
+def _refuse(*args: Any, **kwargs: Any) -> NoReturn:
+    """What every changing method of a frozen dict or list does."""
+    raise TypeError("a published snapshot cannot be changed: copy what you need")
+
+
 class FrozenDict(dict[str, Any]):
     """A dict that refuses every change: a published snapshot's objects.
 
@@ -32,9 +37,6 @@ class FrozenDict(dict[str, Any]):
     dict, and `dict(d)`, `{**d, ...}` or `copy.deepcopy(d)` makes a plain one to change."""
 
     __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a published snapshot cannot be changed: copy what you need")
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
@@ -47,9 +49,6 @@ class FrozenList(list[Any]):
     """A list that refuses every change: a published snapshot's lists (see FrozenDict)."""
 
     __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a published snapshot cannot be changed: copy what you need")
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse

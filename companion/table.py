@@ -236,9 +236,8 @@ class BoardSeen(Command):
         if not reads_board(table.stored.game):
             raise IllegalAction("this game has no board the camera reads")
         seen = SeenBoard.from_json(self.reading)
-        taken = time.monotonic() if self.taken is None else self.taken
-        table.board_seen, table.board_taken = seen, taken
-        table.board_touched = None if seen.still is None else taken - seen.still
+        table.board_seen = seen
+        table.board_taken = time.monotonic() if self.taken is None else self.taken
         return table.check_board(raising=True)
 
 
@@ -255,7 +254,7 @@ class DismissBoard(Command):
             raise IllegalAction("the board and the game agree: there is nothing to dismiss")
         if self.alert is not None and self.alert != shown["id"]:
             raise IllegalAction(f"board alert {self.alert} is gone already")
-        table.board_alert = table.board_seen = table.board_touched = None
+        table.board_alert = table.board_seen = None
         return Change.VIEW
 
 
@@ -318,8 +317,6 @@ class Table:
         """The latest notice for the pages, set on the table's thread only."""
         self.board_seen: SeenBoard | None = None
         """The board the camera last read still."""
-        self.board_touched: float | None = None
-        """When (time.monotonic) someone last touched the board the camera read, if known."""
         self.board_taken = 0.0
         """When (time.monotonic) the frame of the board the camera last read was taken."""
         self.board_alert: dict[str, Any] | None = None
@@ -450,7 +447,7 @@ class Table:
         """For commands: store a new game (its header checked first) and play it from now."""
         self._stored = self.stored.store.new_game(header)
         self.odds = None
-        self.board_seen = self.board_alert = self.board_touched = None
+        self.board_seen = self.board_alert = None
 
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
@@ -465,7 +462,9 @@ class Table:
             return Change.NOTHING
         if game.state.track != self._track:
             self._track, self._track_changed = game.state.track, time.monotonic()
-        seen, shown, touched = self.board_seen, self.board_alert, self.board_touched
+        seen, shown = self.board_seen, self.board_alert
+        # when someone last touched the board seen, where the camera says
+        touched = None if seen is None or seen.still is None else self.board_taken - seen.still
         raising = raising and ((touched is not None and touched > self._track_changed)
                                or self.board_taken - self._track_changed >= self.board_grace)
         if seen is None or (shown is None and (not raising or self.stored.pending())):

@@ -87,8 +87,7 @@ def test_a_new_game_missing_a_camel_is_refused_on_the_page(browser, served):
     unlock(page)
     page.check("input[name=start][value=table]")
     page.click("#start-game")
-    page.wait_for_selector("#toast:not([hidden])")
-    assert "Place every camel first: blue, green" in page.text_content("#toast")
+    expect(page.locator("#toast")).to_contain_text("Place every camel first: blue, green")
     assert table.snapshot.view["history"] == [] and table.snapshot.view["game"] == "camelup-2014"
 
 
@@ -110,8 +109,7 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     page.wait_for_selector("#overlay polygon.zone", state="attached")
     expect(page.locator("#save-state")).to_have_text("not saved yet: the board")
     page.click("#lock-exposure")
-    page.wait_for_selector("#toast:not([hidden])")
-    assert "only a Pi camera's exposure can be locked" in page.text_content("#toast")
+    expect(page.locator("#toast")).to_contain_text("only a Pi camera's exposure can be locked")
     # the stage films dice, not the camels on the track: the step says what to do
     expect(page.locator("#camels-state")).to_have_text("not yet")
     page.click("#learn-camels")

@@ -68,11 +68,11 @@ def network(width: int = 1):
 
 
 def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 256,
-          width: int = 1):
+          width: int = 1, device: str = "cpu"):
     import torch
 
     torch.manual_seed(seed)
-    model = network(width)
+    model = network(width).to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x) / batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
@@ -84,11 +84,11 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
         permutation = order.permutation(len(x))
         for first in range(0, len(x), batch):
             pick = permutation[first:first + batch]
-            inputs = torch.from_numpy(x[pick].astype(np.float32))
+            inputs = torch.from_numpy(x[pick].astype(np.float32)).to(device)
             if order.random() < 0.5:   # the network must not care which way is up
                 inputs = torch.flip(inputs, dims=(3,))
             inputs = torch.rot90(inputs, int(order.integers(4)), dims=(2, 3))
-            targets = torch.from_numpy(y[pick])
+            targets = torch.from_numpy(y[pick]).to(device)
             logits = model(inputs)[:, :, 0, 0]
             loss = loss_of(logits, targets)
             optimiser.zero_grad()
@@ -100,7 +100,7 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
             total_loss += loss.item() * len(pick)
         print(f"epoch {epoch + 1}/{epochs}: loss {total_loss / seen:.4f}, training windows "
               f"right {right / seen:.2%}, {time.time() - start:.0f} s", flush=True)
-    return model.eval()
+    return model.cpu().eval()
 
 
 def export(model, path: Path) -> None:
@@ -133,6 +133,9 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1,
                         help="how many times wider than the first look's the network is "
                              "(2 for the second look's)")
+    parser.add_argument("--device", default="cpu",
+                        help="where PyTorch trains: cpu, or cuda where a GPU is lent (the "
+                             "same windows and steps; the sums round a little differently)")
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     start = time.time()
@@ -151,14 +154,14 @@ def main() -> None:
     first = args.first
     if first is None:
         first = args.out.with_suffix(".first.onnx")
-        export(train(x, y, epochs=args.epochs, seed=args.seed), first)
+        export(train(x, y, epochs=args.epochs, seed=args.seed, device=args.device), first)
     # the second round: the places the first network takes for dice in the training photos,
     # and there are none, join the windows as examples of no die
     hard_x, hard_y = mined(first, args.seed)
     print(f"{len(hard_x)} windows where the first network saw a die that is not there",
           flush=True)
     model = train(np.concatenate([x, hard_x]), np.concatenate([y, hard_y]),
-                  epochs=args.epochs, seed=args.seed, width=args.width)
+                  epochs=args.epochs, seed=args.seed, width=args.width, device=args.device)
     export(model, args.out)
     if args.first is None:
         first.unlink()

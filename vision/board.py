@@ -530,6 +530,26 @@ def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, 
         base = _without(stacks, camel)
         options += [{**base, space: [*pile[:k], camel, *pile[k:]]}
                     for k in range(len(pile) + 1)]
+    return options + _merged(stacks, space, n)
+
+
+def _merged(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, list[int]]]:
+    """`stacks` with the stack on a space next to `space` put on top of the stack there,
+    alone or with one more camel put in at any height. Seen at an angle, a tall stack's top
+    camels stand where a shorter stack on the space beyond would: taken for that, the tall
+    stack is read a camel or two short, and no one camel moved or put in makes it whole."""
+    pile = stacks[space]
+    options = []
+    for beside in (space - 1, space + 1):
+        if beside not in stacks:
+            continue
+        merged = pile + stacks[beside]
+        base = {s: p for s, p in stacks.items() if s != beside}
+        options.append({**base, space: merged})
+        for camel in set(range(n)) - set(merged):
+            rest = _without(base, camel)
+            options += [{**rest, space: [*merged[:k], camel, *merged[k:]]}
+                        for k in range(len(merged) + 1)]
     return options
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from companion.errors import BadConfig
 from vision.calibrate import CalibrationError, TableCalibration
 from vision.colours import DiceColours, as_bgr
-from vision.dicesets import DEFAULT_GAME, DICE_SETS
+from vision.dicesets import DEFAULT_GAME, GAMES
 from vision.sources import SOURCE_KEYS, SOURCE_KINDS, CameraSettings, SourceError
 from vision.table import BoardLayout, TableLayout
 
@@ -113,9 +113,9 @@ def _from_toml(data: Mapping[str, Any]) -> VisionConfig:
     if unknown:
         raise BadConfig(f"unknown key(s) in [vision]: {', '.join(sorted(unknown))}")
     game = vision.get("game", data.get("game", DEFAULT_GAME))
-    if game not in DICE_SETS:
+    if game not in GAMES:
         raise BadConfig(f"game {game!r} has no dice known to vision; known: "
-                        f"{', '.join(DICE_SETS)}")
+                        f"{', '.join(GAMES)}")
     threshold = float(vision.get("threshold", 0.5))
     if not 0.0 <= threshold <= 1.0:
         raise BadConfig("[vision] threshold must lie between 0 and 1")

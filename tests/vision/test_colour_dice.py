@@ -2,6 +2,7 @@
 settled once per landing, and through `camel-companion read-dice --game last-camel`."""
 
 import json
+import re
 
 import cv2
 import numpy as np
@@ -136,9 +137,13 @@ def test_read_dice_prints_each_die_s_face_as_json_after_learning_the_light(capsy
         assert die["die"] is None and 0.5 <= die["confidence"] <= 1
         x0, y0, x1, y1 = die["box"]
         assert 0 <= x0 < x1 < 640 and 0 <= y0 < y1 < 480
-    status, out, _ = run(capsys, "read-dice", str(path), "--game", "last-camel",
+    # the table's configuration names the game, so the command needs no --game
+    config = tmp_path / "table.toml"
+    config.write_text('[vision]\ngame = "last-camel"\n')
+    status, out, _ = run(capsys, "read-dice", str(path), "--config", str(config),
                          "--calibration", str(shot))
     assert status == 0 and out.startswith(f"{path}: ") and out.count(" at ") == 2
+    assert sorted(re.findall(r"die (\w+) at", out)) == sorted(d.face for d in frame.dice)
 
 
 def test_without_calibration_dice_anywhere_in_a_photo_of_the_mat_are_read_or_left_unknown():

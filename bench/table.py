@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.camera import TableCamera  # noqa: E402
 from companion.hosting import Listening, dashboard  # noqa: E402
-from companion.newgame import new_header  # noqa: E402
+from companion.rules import GAMES  # noqa: E402
 from companion.table import Table  # noqa: E402
 from tests.film import Film  # noqa: E402
 from vision.stage import Stage  # noqa: E402
@@ -75,7 +75,7 @@ def film(rolls: int, size: tuple[int, int], seed: int = 5):
 
 def latency(rolls: int) -> None:
     frames, resting, settler = film(rolls, (640, 480))
-    header = new_header("camelup-2014", ["Ann", "Bob"], random.Random(1))
+    header = GAMES["camelup-2014"].new_header(["Ann", "Bob"], random.Random(1))
     arrived: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as folder, \
             Table(Path(folder) / "t.sqlite3", first_game=header) as table, \
@@ -114,7 +114,7 @@ def latency(rolls: int) -> None:
 
 def cpu_per_frame(rolls: int, size: tuple[int, int]) -> None:
     frames, resting, settler = film(rolls, size)
-    header = new_header("camelup-2014", ["Ann", "Bob"], random.Random(1))
+    header = GAMES["camelup-2014"].new_header(["Ann", "Bob"], random.Random(1))
     with tempfile.TemporaryDirectory() as folder, \
             Table(Path(folder) / "t.sqlite3", first_game=header) as table:
         source = Film(frames, fps=FPS, hold_last=False, marks=resting)

@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +56,6 @@ from companion.hosting import (
     serve_until_stopped,
     start_logging,
 )
-from companion.newgame import new_header
 from companion.rules import cards, last_camel, rules_for
 from companion.snapshot import Snapshot
 from companion.table import Table
@@ -80,10 +79,6 @@ FPS = 15.0
 """Frames a second the rendered table is filmed at."""
 BOARD_FPS = 4.0
 """Frames a second the board is filmed at: it is read only once still."""
-CARD_SETUP = {2: (15, 12, 6), 3: (16, 9, 3), 4: (17, 7, 2), 5: (18, 6, 1), 6: (19, 5, 1)}
-"""Camel Up Cards' Leg Setup card by players: the track's length, the cards dealt to each and
-those each puts in the deck (docs/game-log.md's table; the demo's own where it is silent)."""
-LAST_CAMEL_BOARD = {"spaces": 25, "oases": [7, 13, 19]}
 DEMO_CAMERAS = """[vision.source]
 kind = "rendered"
 
@@ -141,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     start_logging()
     with tempfile.TemporaryDirectory(prefix="camel-companion-demo-") as folder:
         store_path = Path(folder) / "demo.sqlite3"
-        header = demo_header(args.game, NAMES[:args.players], random.Random(seed))
+        header = rules_for(args.game).new_header(NAMES[:args.players], random.Random(seed))
         listening = Listening(args.host, args.port, args.pin, f"demo-{seed}", args.streams)
         with Table(store_path, first_game=header) as table, \
                 DemoTable(table, seed=seed, speed=args.speed, pace=args.pace,
@@ -162,30 +157,6 @@ def run(args: argparse.Namespace) -> int:
             serve_until_stopped(table, server, on_stop=players.stop)
     print("camel-companion: the demo stopped", flush=True)
     return 0
-
-
-def demo_header(game: str, players: Sequence[str], rng: random.Random) -> dict[str, Any]:
-    """The header of a new `game` for `players` as the demo's table sets it up: a board game's
-    start rolled as its rule book says, Camel Up Cards' Leg Setup card and the camels placed by
-    the five set-up racing cards, The Last Camel's board."""
-    players = list(players)
-    if game == cards.GAME:
-        if len(players) not in CARD_SETUP:
-            raise CompanionError(f"{game} is played by 2 to 6 players, not {len(players)}")
-        length, dealt, deck = CARD_SETUP[len(players)]
-        left, intel = (2, 1) if len(players) >= 3 else (1, 0)
-        kept = deck + left
-        start: dict[str, list[str]] = {}
-        for camel in rng.sample(cards.CAMELS, len(cards.CAMELS)):
-            start.setdefault(str(rng.choice((0, 1, 1, 2))), []).append(camel)
-        if set(start) == {"0"}:
-            start = {"1": start["0"]}
-        return {"game": game, "players": players, "length": length,
-                "setup": {"dealt": dealt, "discarded": dealt - kept, "kept": kept,
-                          "deck": deck, "left": left, "intel": intel}, "start": start}
-    if game == last_camel.GAME:
-        return {"game": game, "players": players, **LAST_CAMEL_BOARD}
-    return new_header(game, players, rng)
 
 
 class DemoTable:
@@ -438,8 +409,7 @@ class DemoTable:
         self.stage.clear()
         setup = snapshot.view["setup"]
         players = [p["name"] for p in snapshot.view["players"]]
-        pack = [(camel, value) for camel in cards.CAMELS
-                for value, count in cards.CARDS_PER_COLOUR.items() for _ in range(count)]
+        pack = list(cards.RACING_CARDS)
         self.rng.shuffle(pack)
         self._deck, self._hands, intel = [], {}, {}
         for k, player in enumerate(players):
@@ -577,7 +547,7 @@ class DemoTable:
     def _new_game(self, snapshot: Snapshot) -> None:
         self.stage.clear()
         players = [p["name"] for p in snapshot.view["players"]]
-        self.table.new_game(demo_header(snapshot.view["game"], players, self.rng))
+        self.table.new_game(rules_for(snapshot.view["game"]).new_header(players, self.rng))
 
     # --- hands and time ---------------------------------------------------------------
 

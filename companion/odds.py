@@ -5,8 +5,8 @@ face, the grey die's values in both numeral colours) is gone through, but tracks
 become the same are merged after every roll, so a full leg takes thousands of array rows, not
 hundreds of thousands of walks. Race odds carry on from the tracks the leg can end on: exact,
 leg after leg, for as long as a leg's rolls fit in `MOST_ROWS` rows, and beyond simulated,
-seeded, thousands of races at once. Each game plugs in through `ODDS`, keyed by the game's
-name, so Camel Up Cards can bring its own.
+seeded, thousands of races at once. Each game's rules name the module of its odds
+(`GameRules.odds`); `ODDS` gives them by the game's name, so Camel Up Cards brings its own.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.rules import GAMES
 from companion.rules.camelup import (
     Edition,
     LegBet,
@@ -480,24 +481,23 @@ def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str
     }
 
 
-ODDS_MODULES = {"camelup-2014": "companion.odds", "camelup-2018": "companion.odds",
-                "camelup-cards": "companion.cards_odds"}
-"""The module whose `odds_json` gives each game's odds; a game without odds is not listed."""
-
-
 class _Odds(Mapping[str, Callable[..., dict[str, Any]]]):
-    """Each game's `odds_json` by the game's name, its module imported the first time it is
-    asked for, so that the odds of one game do not wait for another's to load."""
+    """Each game's `odds_json` by the game's name, from the module its rules name
+    (`GameRules.odds`), imported the first time it is asked for, so that the odds of one game
+    do not wait for another's to load."""
 
     def __getitem__(self, game: str) -> Callable[..., dict[str, Any]]:
-        odds: Callable[..., dict[str, Any]] = importlib.import_module(ODDS_MODULES[game]).odds_json
+        module = GAMES[game].odds if game in GAMES else None
+        if module is None:
+            raise KeyError(game)
+        odds: Callable[..., dict[str, Any]] = importlib.import_module(module).odds_json
         return odds
 
     def __iter__(self) -> Iterator[str]:
-        return iter(ODDS_MODULES)
+        return (game for game, rules in GAMES.items() if rules.odds is not None)
 
     def __len__(self) -> int:
-        return len(ODDS_MODULES)
+        return sum(1 for _ in self)
 
 
 ODDS: Mapping[str, Callable[..., dict[str, Any]]] = _Odds()

@@ -47,8 +47,8 @@ from companion.hosting import (
     start_logging,
 )
 from companion.hotspot import read_hotspot
-from companion.newgame import new_header
 from companion.readings import CONFIDENT
+from companion.rules import GAMES
 from companion.serve import secrets_path, table_secrets
 from companion.service import Watchdog, answers_http, notify
 from companion.table import Table
@@ -254,12 +254,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def first_game(header: Mapping[str, Any]) -> dict[str, Any]:
-    """The configured first game; a board game's start rolled as the rule book says when the
-    configuration leaves it out."""
-    if "start" in header or header.get("game") not in ("camelup-2014", "camelup-2018"):
+    """The configured first game; when the configuration leaves out the start, the game is
+    set up as its rule book says (`GameRules.new_header`: the start rolled, and what else the
+    game's first line needs), the configuration's own keys kept. A game or players the
+    rules do not know are left for them to refuse, in one line."""
+    game, players = header.get("game"), header.get("players")
+    if "start" in header or not isinstance(game, str) or game not in GAMES \
+            or not isinstance(players, list):
         return dict(header)
-    return {**new_header(header["game"], header.get("players", []), random.Random()),
-            **header}
+    return {**GAMES[game].new_header(players, random.Random()), **header}
 
 
 def _voice(table: Table, settings: TableConfig) -> Any:

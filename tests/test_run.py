@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from companion.calibration import Calibrator
-from companion.run import TableConfig
+from companion.game import Game
+from companion.run import TableConfig, first_game
 from companion.service import Watchdog, answers_http
 from companion.store import Store
 from tests.web.test_setup import StillCamera
@@ -53,6 +54,21 @@ def test_a_bad_table_setting_is_refused_in_one_line(tmp_path, table, error):
     with pytest.raises(ValueError) as refused:
         TableConfig.from_file(path)
     assert str(refused.value).startswith(f"{path}: [table] {error}")
+
+
+@pytest.mark.parametrize("game", ["camelup-2018", "camelup-cards", "last-camel"])
+def test_a_first_game_configured_by_its_game_and_players_is_set_up_as_its_rule_book_says(game):
+    header = first_game({"game": game, "players": ["Ann", "Bob", "Cy"]})
+    assert Game(header).state.player_to_act in ("Ann", None)   # Camel Up Cards: a leg setup
+    assert first_game({"game": game, "players": ["Ann", "Bob", "Cy"], "start": {}}) \
+        == {"game": game, "players": ["Ann", "Bob", "Cy"], "start": {}}
+
+
+@pytest.mark.parametrize("header", [{"game": "chess", "players": ["Ann", "Bob"]},
+                                    {"game": ["camelup-2018"], "players": ["Ann", "Bob"]},
+                                    {"game": "camelup-2018", "players": "Ann, Bob"}])
+def test_a_first_game_the_rules_cannot_set_up_is_left_for_them_to_refuse(header):
+    assert first_game(header) == header
 
 
 def test_the_state_directory_is_systemds_when_it_gives_one(monkeypatch, tmp_path):

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from companion.demo import LAST_CAMEL_BOARD
 from companion.errors import IllegalAction
+from companion.rules.last_camel import BOARD
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
 
@@ -144,7 +144,7 @@ def test_a_malformed_board_reading_is_refused_and_changes_nothing(table, reading
 
 
 def test_a_game_without_a_board_refuses_a_board_reading(tmp_path):
-    header = {"game": "last-camel", "players": ["Ann", "Bob"], **LAST_CAMEL_BOARD}
+    header = {"game": "last-camel", "players": ["Ann", "Bob"], **BOARD}
     with Table(stored_game(tmp_path / "last.sqlite3", header)) as table, \
             pytest.raises(IllegalAction, match="no board the camera reads"):
         table.see_board(seen(table, {1: ["blue"]}))

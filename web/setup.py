@@ -18,7 +18,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, render_template
 
 from companion.errors import CompanionError
-from companion.newgame import new_header
 from companion.rules import GAMES
 from web.api import change
 from web.auth import json_body, trusted, viewer
@@ -27,15 +26,12 @@ from web.pages import page_language
 
 bp = Blueprint("setup", __name__)
 
-BOARD_GAMES = ("camelup-2014", "camelup-2018")
-"""Games whose start the page can roll or take camel by camel; others give a whole header."""
-
-
 @bp.get("/new")
 def new_game_page() -> Any:
     """The New game page: the game, the players in seating order, where the camels start."""
     lang, words = page_language()
-    games = {name: _pieces(name) for name in BOARD_GAMES}
+    games = {name: pieces for name, rules in GAMES.items()
+             if (pieces := rules.start_pieces()) is not None}
     now = current_table().snapshot.view
     boot = {"lang": lang, "words": words, "viewer": viewer().to_json(), "games": games,
             "game": now["game"], "players": [p["name"] for p in now["players"]],
@@ -57,14 +53,17 @@ def board() -> Any:
 @bp.post("/api/games")
 @trusted
 def new_game() -> Any:
-    """Start a new game: a whole game-log header, or a board game's `game` and `players`
-    with its start rolled here, as the rule book rolls it, when `start` is left out."""
+    """Start a new game: a whole game-log header, or, for a game whose start the page takes
+    as the players placed it (`GameRules.start_pieces`), its `game` and `players` with the
+    start rolled here, as the rule book rolls it, when `start` is left out."""
     header = json_body()
-    if "start" not in header and header.get("game") in BOARD_GAMES:
+    game = header.get("game")
+    if "start" not in header and isinstance(game, str) and game in GAMES \
+            and GAMES[game].start_pieces() is not None:
         players = header.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             abort(400, '"players" must be a list of names, in seating order')
-        header = {**new_header(header["game"], players, random.Random()), **header}
+        header = {**GAMES[game].new_header(players, random.Random()), **header}
     return change(lambda table: table.new_game(header))
 
 
@@ -257,12 +256,3 @@ same way and tried before them: a new game's first line refused by the rules (a 
 a part of a game brought in part-way with the rule that part breaks, a first line typed on the
 page that is JSON the companion does not read), and a calibration step that cannot be done
 (vision's words, most of them)."""
-
-
-def _pieces(game: str) -> dict[str, Any]:
-    """What the New game page needs of a board game: its camels, crazy ones apart, and how
-    many may play."""
-    edition = GAMES[game].edition
-    return {"camels": list(edition.racing_camels), "crazy_camels": list(edition.crazy_camels),
-            "spaces": edition.spaces,
-            "players": [edition.player_counts.start, edition.player_counts.stop - 1]}

@@ -8,7 +8,8 @@ the standard library and know nothing of cameras, buttons, threads or files.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -48,7 +49,7 @@ class GameRules(Protocol):
     @property
     def reads(self) -> str: ...
     @property
-    def edition(self) -> Any: ...
+    def odds(self) -> str | None: ...
 
     def initial_state(self, header: Mapping[str, Any]) -> GameState: ...
     def parse_action(self, line: Mapping[str, Any]) -> GameAction: ...
@@ -59,6 +60,8 @@ class GameRules(Protocol):
     def leg_scoring_now(self, state: GameState) -> list[dict[str, Any]]: ...
     def pieces(self, state: GameState, header: Mapping[str, Any]) -> dict[str, Any]: ...
     def choices(self, state: GameState) -> dict[str, Any]: ...
+    def new_header(self, players: Sequence[str], rng: random.Random) -> dict[str, Any]: ...
+    def start_pieces(self) -> dict[str, Any] | None: ...
 
 
 StateT = TypeVar("StateT", bound=GameState)
@@ -67,6 +70,10 @@ ActionT = TypeVar("ActionT", bound=GameAction)
 
 def _no_choices(state: object) -> dict[str, Any]:
     return {}
+
+
+def _not_placed_by_hand() -> dict[str, Any] | None:
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,13 +92,22 @@ class Rules(Generic[StateT, ActionT]):
     pieces: Callable[[StateT, Mapping[str, Any]], dict[str, Any]]
     """The game's pieces and words (its camels, dice, cards...), so a page can offer every
     action without knowing the rules; from the state and the header the game began with."""
+    new_header: Callable[[Sequence[str], random.Random], dict[str, Any]]
+    """A new game's first line for players in seating order, set up as the rule book says,
+    what it leaves to chance drawn from the generator: the start a table rolls, the one a
+    fresh Pi's first game and the demo begin from."""
     choices: Callable[[StateT], dict[str, Any]] = _no_choices
     """What a page needs beside the legal actions to offer the game's choices (none in most)."""
     reads: str = "die"
     """What the camera reports in the game: "die" (a die and the value it shows), "card" (a
     racing card), "face" (one face of a pair of dice thrown together)."""
-    edition: Any = None
-    """The edition of a game printed in several (Camel Up 2014 and 2018), else None."""
+    odds: str | None = None
+    """The module whose `odds_json` gives the game's odds, imported only when they are asked
+    for (it may need NumPy, which the rules never import); None for a game without odds."""
+    start_pieces: Callable[[], dict[str, Any] | None] = _not_placed_by_hand
+    """What the New game page needs to take the start camel by camel as the players placed
+    it on the board (the camels, crazy ones apart, the spaces, how many may play); None for a
+    game whose start it does not take so."""
 
 
 MODULES = {"camelup-2014": "camelup2014", "camelup-2018": "camelup2018",

@@ -8,7 +8,8 @@ raises `IllegalAction` naming the rule, and never touches the state it was given
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar
@@ -747,6 +748,26 @@ def pieces(edition: Edition, state: State, header: Mapping[str, Any]) -> dict[st
     }
 
 
+def new_header(edition: Edition, players: Sequence[str], rng: random.Random) -> dict[str, Any]:
+    """A new game's first line, its start rolled as at a real table: each racing camel goes on
+    the space its die shows, the later ones on top; in the second edition the grey die puts
+    each crazy camel on space 16, 15 or 14 for a 1, 2 or 3."""
+    start: dict[str, list[str]] = {}
+    for camel in rng.sample(list(edition.racing_camels), len(edition.racing_camels)):
+        start.setdefault(str(rng.randint(1, 3)), []).append(camel)
+    for camel in rng.sample(list(edition.crazy_camels), len(edition.crazy_camels)):
+        start.setdefault(str(edition.spaces + 1 - rng.randint(1, 3)), []).append(camel)
+    return {"game": edition.game, "players": list(players), "start": start}
+
+
+def start_pieces(edition: Edition) -> dict[str, Any]:
+    """What the New game page needs to take a start as the players placed it: the camels,
+    crazy ones apart, the spaces, and how many may play."""
+    return {"camels": list(edition.racing_camels), "crazy_camels": list(edition.crazy_camels),
+            "spaces": edition.spaces,
+            "players": [edition.player_counts.start, edition.player_counts.stop - 1]}
+
+
 def edition_rules(edition: Edition) -> Rules[State, Action]:
     """One edition's rules behind the interface every game offers the rest of the companion."""
     return Rules(edition.game, initial_state=partial(initial_state, edition),
@@ -754,4 +775,5 @@ def edition_rules(edition: Edition) -> Rules[State, Action]:
                  legal_actions=legal_actions, state_json=state_json,
                  state_from_json=partial(state_from_json, edition),
                  leg_scoring_now=leg_scoring_now, pieces=partial(pieces, edition),
-                 edition=edition)
+                 new_header=partial(new_header, edition), odds="companion.odds",
+                 start_pieces=partial(start_pieces, edition))

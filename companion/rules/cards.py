@@ -8,8 +8,9 @@ or raises `IllegalAction` naming the rule, and never touches the state it was gi
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -37,8 +38,17 @@ WINNER_CARDS = (5, 3, 2, 2)
 SETUP_KEYS = ("dealt", "discarded", "kept", "deck", "left", "intel")
 CARDS_PER_COLOUR = {1: 5, 2: 1}
 """The 30 racing cards: five +1 and one +2 of each colour."""
+RACING_CARDS = tuple((camel, value) for camel in CAMELS
+                     for value, count in CARDS_PER_COLOUR.items() for _ in range(count))
+"""The 30 racing cards, each (camel, value)."""
 STARTING_MONEY = 3
 MAX_LENGTH = 24
+LEG_SETUP = {2: (15, 12, 6), 3: (16, 9, 3), 4: (17, 7, 2), 5: (18, 6, 1), 6: (19, 5, 1)}
+"""The Leg Setup card by players: the track's length, the racing cards dealt to each and those
+each puts in the deck. Not printed in the rule book: docs/game-log.md's table, with 9 dealt
+to 3 players as in its example and the rest chosen to fit its rules where that is silent."""
+SET_UP_CARDS = 5
+"""Racing cards revealed to set the camels' start."""
 
 
 # --- actions: one frozen value per game-log line -------------------------------------------
@@ -892,7 +902,39 @@ def pieces(state: State, header: Mapping[str, Any]) -> dict[str, Any]:
             "kinds": list(KINDS), "piles": list(PILES), "winner_cards": list(WINNER_CARDS)}
 
 
+def new_header(players: Sequence[str], rng: random.Random) -> dict[str, Any]:
+    """A new game's first line: the Leg Setup card for as many players (none for a number
+    the game is not played by, which the header then refuses), and the camels' start."""
+    players = list(players)
+    header: dict[str, Any] = {"game": GAME, "players": players}
+    if len(players) in LEG_SETUP:
+        length, dealt, deck = LEG_SETUP[len(players)]
+        left, intel = (2, 1) if len(players) >= 3 else (1, 0)
+        kept = deck + left
+        header |= {"length": length,
+                   "setup": {"dealt": dealt, "discarded": dealt - kept, "kept": kept,
+                             "deck": deck, "left": left, "intel": intel}}
+    return {**header, "start": _start(rng)}
+
+
+def _start(rng: random.Random) -> dict[str, list[str]]:
+    """The camels' start as the rule book sets it: five racing cards revealed from the 30
+    shuffled, each moving its camel on by its value with the camels on top of it (a camel
+    leaves the Start card alone). Space "0" is the Start card."""
+    on_start, track = set(CAMELS), Track()
+    for camel, value in rng.sample(RACING_CARDS, SET_UP_CARDS):
+        unit: tuple[str, ...]
+        if camel in on_start:
+            on_start.discard(camel)
+            unit, space = (camel,), 0
+        else:
+            track, unit, space = track.lift(camel)
+        track = track.drop(unit, space + value)
+    start = {str(space): list(stack) for space, stack in track.as_dict().items()}
+    return {"0": sorted(on_start), **start} if on_start else start
+
+
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
               legal_actions=legal_actions, state_json=state_json,
               state_from_json=state_from_json, leg_scoring_now=leg_scoring_now,
-              pieces=pieces, reads="card")
+              pieces=pieces, new_header=new_header, reads="card", odds="companion.cards_odds")

@@ -9,7 +9,8 @@ the rule, and never touches the state it was given.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -39,6 +40,10 @@ BLACK_STAR_RULES = ("not from", "not onto")
 """Where the black star may not move a camel back: from the start or an oasis (rule book 004,
 the default), or onto them (German summaries of the original; a table's option)."""
 PLAYER_COUNTS = range(2, 7)
+BOARD = {"spaces": 25, "oases": [7, 13, 19]}
+"""The board a new game is given: the rule book prints none, so a track as long as the
+example in docs/game-log.md, its oases evenly spread; a table whose board differs says so
+in its first line."""
 MOST_SPACES = 999
 
 
@@ -525,7 +530,13 @@ def choices(state: State) -> dict[str, Any]:
         for i, a in enumerate(FACES) for b in FACES[i:]}}
 
 
+def new_header(players: Sequence[str], rng: random.Random) -> dict[str, Any]:
+    """A new game's first line: the players and a board (`BOARD`); every camel on the start
+    space, as the rule book begins."""
+    return {"game": GAME, "players": list(players), **BOARD}
+
+
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,
               legal_actions=legal_actions, state_json=state_json,
               state_from_json=state_from_json, leg_scoring_now=leg_scoring_now,
-              pieces=pieces, choices=choices, reads="face")
+              pieces=pieces, new_header=new_header, choices=choices, reads="face")

@@ -466,6 +466,16 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
               hands=[hand_near(rng, table, nudged)])
     for _ in range(10):
         shoot(resting)
+    taken_away(shoot, rng, table, resting, lambda gone: events.append(
+        SequenceEvent(len(frames), "gone", gone.spec.colour, gone.value)))
+    return frames, events
+
+
+def taken_away(shoot: Callable[..., None], rng: np.random.Generator, table: Table,
+               resting: list[_PoseT], taken: Callable[[_PoseT], None]) -> None:
+    """The dice lying in `resting` picked up one by one, the last first, each filmed by
+    `shoot(dice, hands=...)`: a hand reaches in and leaves with the die, `taken(die)` is told
+    once the die is out of view, and the table rests a moment."""
     while resting:
         gone = resting.pop()
         hand = hand_near(rng, table, gone)
@@ -473,10 +483,9 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
             shoot([*resting, gone], hands=[hand])
         for _ in range(3):
             shoot(resting, hands=[hand])
-        events.append(SequenceEvent(len(frames), "gone", gone.spec.colour, gone.value))
+        taken(gone)
         for _ in range(10):
             shoot(resting)
-    return frames, events
 
 
 def frames_forever(seed: int, game: str = "camelup-2014", *,

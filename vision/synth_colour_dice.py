@@ -27,12 +27,12 @@ from vision.synth import (
     _fill,
     _hand_away_from,
     _shade,
-    hand_near,
     hand_pass,
     random_light,
     random_table,
     render,
     scattered,
+    taken_away,
     throw_path,
 )
 
@@ -180,16 +180,8 @@ def roll_sequence(seed: int, *, size: tuple[int, int] = (640, 480), light: str |
         shoot(resting, hands=[hand])
     for _ in range(10):
         shoot(resting)
-    while resting:
-        gone = resting.pop()
-        hand = hand_near(rng, table, gone)
-        for _ in range(3):
-            shoot([*resting, gone], hands=[hand])
-        for _ in range(3):
-            shoot(resting, hands=[hand])
-        events.append(FaceEvent(len(frames), "gone", gone.face.name))
-        for _ in range(10):
-            shoot(resting)
+    taken_away(shoot, rng, table, resting,
+               lambda gone: events.append(FaceEvent(len(frames), "gone", gone.face.name)))
     return frames, events
 
 

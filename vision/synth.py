@@ -434,15 +434,9 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
     lit = random_light(rng, light)
     specs = [table.dice.dice[i] for i in rng.permutation(len(table.dice.dice))[:dice]]
     finals = scatter_dice(rng, specs, table.layout, touching=0.0)
-    frames: list[RenderedFrame] = []
+    frames, shoot = filming(table, lit, rng)
     events: list[SequenceEvent] = []
     resting: list[DiePose] = []
-
-    def shoot(dice: list[DiePose], hands: Sequence[Hand] = (),
-              moving: Sequence[tuple[float, float]] = ()) -> None:
-        frames.append(render(table, dice, lit, rng=rng, hands=hands, noise=2.5, jpeg=85,
-                             moving=moving))
-
     for _ in range(8):
         shoot(resting)
     for final in finals:
@@ -469,6 +463,21 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
     taken_away(shoot, rng, table, resting, lambda gone: events.append(
         SequenceEvent(len(frames), "gone", gone.spec.colour, gone.value)))
     return frames, events
+
+
+def filming(table: Table, light: Light, rng: np.random.Generator
+            ) -> tuple[list[RenderedFrame], Callable[..., None]]:
+    """A film of `table` under `light`: its frames, and the camera that adds one to them,
+    `shoot(dice, hands=(), moving=())` (the dice lying or in the air, hands over the table,
+    the moving dice's motion in pixels, blurred)."""
+    frames: list[RenderedFrame] = []
+
+    def shoot(dice: Sequence[Pose], hands: Sequence[Hand] = (),
+              moving: Sequence[tuple[float, float]] = ()) -> None:
+        frames.append(render(table, dice, light, rng=rng, hands=hands, noise=2.5, jpeg=85,
+                             moving=moving))
+
+    return frames, shoot
 
 
 def taken_away(shoot: Callable[..., None], rng: np.random.Generator, table: Table,

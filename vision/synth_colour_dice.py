@@ -9,7 +9,6 @@ paints the faces and says what each frame truly shows.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -19,7 +18,6 @@ from vision.dicesets import LAST_CAMEL, ColourDiceSet, ColourFace, DieSpec
 from vision.synth import (
     _SIDES,
     Camera,
-    Hand,
     Light,
     RenderedFrame,
     Table,
@@ -27,6 +25,7 @@ from vision.synth import (
     _fill,
     _hand_away_from,
     _shade,
+    filming,
     hand_pass,
     random_light,
     random_table,
@@ -159,14 +158,8 @@ def roll_sequence(seed: int, *, size: tuple[int, int] = (640, 480), light: str |
     table = colour_dice_table(int(rng.integers(0, 2 ** 31)), size=size)
     lit = random_light(rng, light)
     finals = scatter(rng, table, LAST_CAMEL.count, touching=0.0)
-    frames: list[RenderedFrame] = []
+    frames, shoot = filming(table, lit, rng)
     events: list[FaceEvent] = []
-
-    def shoot(dice: Sequence[ColourDiePose], hands: Sequence[Hand] = (),
-              moving: Sequence[tuple[float, float]] = ()) -> None:
-        frames.append(render(table, dice, lit, rng=rng, hands=hands, noise=2.5, jpeg=85,
-                             moving=moving))
-
     for _ in range(8):
         shoot([])
     paths = [throw_path(rng, table.layout, final, steps=10) for final in finals]

@@ -57,6 +57,23 @@ def unlock_after_a_wrong_pin(page, refusal):
     page.wait_for_selector("#live.on")
 
 
+def played(page, table, count):
+    """Wait until the page shows `count` actions, and return the table's view."""
+    page.wait_for_selector(f'#history-list .entry[data-index="{count - 1}"]')
+    view = table.snapshot.view
+    assert len(view["history"]) == count
+    return view
+
+
+def board_of(page):
+    """Every space the page draws with camels: its camels in the order the page lists them
+    (a stack bottom to top; Camel Up Cards' Start card left to right; The Last Camel's palace
+    in finishing order)."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#board [data-space]')].map((g) => [g.dataset.space, [...g.querySelectorAll(
+        '[data-camel]')].map((c) => c.dataset.camel)]).filter(([, camels]) => camels.length))""")
+
+
 def shoot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     if page.is_visible("#toast"):

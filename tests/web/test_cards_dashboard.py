@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import unlock
-from tests.web.test_browser import open_page, shoot
+from tests.web.test_browser import board_of, open_page, played, shoot
 from tests.web.test_browser import unlock as unlock_page
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "camelup-cards.jsonl"
@@ -57,21 +57,6 @@ def test_every_final_card_is_turned_up_once_the_race_is_over(client):
 def tap(page, *selectors):
     for selector in selectors:
         page.click(selector)
-
-
-def played(page, table, count):
-    """Wait until the page shows `count` actions, and return the table's view."""
-    page.wait_for_selector(f'#history-list .entry[data-index="{count - 1}"]')
-    view = table.snapshot.view
-    assert len(view["history"]) == count
-    return view
-
-
-def board_of(page):
-    """Every space drawn with camels: its camels, bottom to top (the Start card: left to right)."""
-    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
-        '#board [data-space]')].map((g) => [g.dataset.space, [...g.querySelectorAll(
-        '[data-camel]')].map((c) => c.dataset.camel)]).filter(([, camels]) => camels.length))""")
 
 
 def reveal(page, camel, value):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.rules.last_camel import roll_ways
-from tests.web.test_browser import open_page, shoot, unlock
+from tests.web.test_browser import board_of, open_page, played, shoot, unlock
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "last-camel.jsonl"
 HEADER, *LINES = [json.loads(line) for line in EXAMPLE.read_text().splitlines()]
@@ -41,20 +41,6 @@ def roll(page, first, second):
 def offered(page):
     return {(b.get_attribute("data-die"), b.get_attribute("data-camel"))
             for b in page.locator("#composer .move-button").all()}
-
-
-def played(page, table, count):
-    page.wait_for_selector(f'#history-list .entry[data-index="{count - 1}"]')
-    view = table.snapshot.view
-    assert len(view["history"]) == count
-    return view
-
-
-def board_of(page):
-    """Every space drawn with camels: its camels in arrival order (the palace: finishing order)."""
-    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
-        '#board [data-space]')].map((g) => [g.dataset.space, [...g.querySelectorAll(
-        '[data-camel]')].map((c) => c.dataset.camel)]).filter(([, camels]) => camels.length))""")
 
 
 @pytest.mark.parametrize("header", [HEADER])

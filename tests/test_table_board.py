@@ -5,7 +5,7 @@ import time
 import pytest
 
 from companion.errors import IllegalAction
-from companion.rules.last_camel import BOARD
+from companion.rules.last_camel import BOARD_OASES, BOARD_SPACES
 from companion.table import Table
 from tests.play import SPREAD_2014, stored_game
 
@@ -144,7 +144,8 @@ def test_a_malformed_board_reading_is_refused_and_changes_nothing(table, reading
 
 
 def test_a_game_without_a_board_refuses_a_board_reading(tmp_path):
-    header = {"game": "last-camel", "players": ["Ann", "Bob"], **BOARD}
+    header = {"game": "last-camel", "players": ["Ann", "Bob"], "spaces": BOARD_SPACES,
+              "oases": list(BOARD_OASES)}
     with Table(stored_game(tmp_path / "last.sqlite3", header)) as table, \
             pytest.raises(IllegalAction, match="no board the camera reads"):
         table.see_board(seen(table, {1: ["blue"]}))

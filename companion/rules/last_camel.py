@@ -40,7 +40,7 @@ BLACK_STAR_RULES = ("not from", "not onto")
 """Where the black star may not move a camel back: from the start or an oasis (rule book 004,
 the default), or onto them (German summaries of the original; a table's option)."""
 PLAYER_COUNTS = range(2, 7)
-BOARD = {"spaces": 25, "oases": [7, 13, 19]}
+BOARD_SPACES, BOARD_OASES = 25, (7, 13, 19)
 """The board a new game is given: the rule book prints none, so a track as long as the
 example in docs/game-log.md, its oases evenly spread; a table whose board differs says so
 in its first line."""
@@ -531,9 +531,10 @@ def choices(state: State) -> dict[str, Any]:
 
 
 def new_header(players: Sequence[str], rng: random.Random) -> dict[str, Any]:
-    """A new game's first line: the players and a board (`BOARD`); every camel on the start
-    space, as the rule book begins."""
-    return {"game": GAME, "players": list(players), **BOARD}
+    """A new game's first line: the players and a board (`BOARD_SPACES`, `BOARD_OASES`);
+    every camel on the start space, as the rule book begins."""
+    return {"game": GAME, "players": list(players), "spaces": BOARD_SPACES,
+            "oases": list(BOARD_OASES)}
 
 
 RULES = Rules(GAME, initial_state=initial_state, parse_action=parse_action, apply=apply,

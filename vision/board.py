@@ -530,11 +530,19 @@ def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, 
         orders = {(*rest[:k], camel, *rest[k:]) for camel in pile
                   for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
     options = [{**stacks, space: list(order)} for order in orders if list(order) != pile]
+    return options + _one_more(stacks, space, pile, n) + _merged(stacks, space, n)
+
+
+def _one_more(stacks: dict[int, list[int]], space: int, pile: list[int], n: int
+              ) -> list[dict[int, list[int]]]:
+    """`stacks` with `pile` on `space` and each of the `n` camels not in it put in at every
+    height there, taken off its own stack or from off the board."""
+    options = []
     for camel in set(range(n)) - set(pile):
-        base = _without(stacks, camel)
-        options += [{**base, space: [*pile[:k], camel, *pile[k:]]}
+        rest = _without(stacks, camel)
+        options += [{**rest, space: [*pile[:k], camel, *pile[k:]]}
                     for k in range(len(pile) + 1)]
-    return options + _merged(stacks, space, n)
+    return options
 
 
 def _merged(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, list[int]]]:
@@ -549,11 +557,7 @@ def _merged(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, 
             continue
         merged = pile + stacks[beside]
         base = {s: p for s, p in stacks.items() if s != beside}
-        options.append({**base, space: merged})
-        for camel in set(range(n)) - set(merged):
-            rest = _without(base, camel)
-            options += [{**rest, space: [*merged[:k], camel, *merged[k:]]}
-                        for k in range(len(merged) + 1)]
+        options += [{**base, space: merged}, *_one_more(base, space, merged, n)]
     return options
 
 

@@ -109,6 +109,43 @@ def test_the_pin_unlocks_the_controls_and_a_roll_is_logged_from_the_page(browser
     assert page.errors == []
 
 
+def test_a_tile_half_placed_is_kept_when_the_turn_passes_and_placed_for_the_player_to_act(
+        browser, served):
+    table, url = served
+    page = open_page(browser, url)
+    unlock(page)
+    page.click('#kinds [data-kind="tile"]')
+    page.click('#composer [data-side="mirage"]')
+    page.click('#composer [data-space="10"]')
+    table.push(ROLL)
+    played(page, table, 1)
+    assert page.get_attribute('#kinds [data-kind="tile"]', "aria-pressed") == "true"
+    assert page.get_attribute('#composer [data-side="mirage"]', "aria-pressed") == "true"
+    assert page.get_attribute('#composer [data-space="10"]', "aria-pressed") == "true"
+    assert "Bob's turn" in page.text_content('#composer [data-passed="Bob"]')
+    page.click("#composer .primary")
+    view = played(page, table, 2)
+    assert view["history"][1]["action"] == {
+        "player": "Bob", "action": "desert_tile", "space": 10, "side": "mirage"}
+    assert page.locator("#composer [data-passed]").count() == 0
+    assert page.errors == []
+
+
+def test_a_choice_another_action_made_impossible_is_dropped_and_the_rest_kept(browser, served):
+    table, url = served
+    page = open_page(browser, url)
+    unlock(page)
+    page.click('#kinds [data-kind="roll"]')
+    page.click('#composer [data-die="blue"]')
+    assert page.locator("#composer [data-value]").count() == 3
+    table.push(ROLL)
+    played(page, table, 1)
+    assert page.get_attribute('#kinds [data-kind="roll"]', "aria-pressed") == "true"
+    assert page.locator('#composer [data-die="blue"]').count() == 0
+    assert page.locator('#composer [aria-pressed="true"], #composer [data-value]').count() == 0
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("lines", [[ROLL, BET]])
 def test_undo_from_the_page_takes_back_the_last_action(browser, served):
     table, url = served

@@ -101,6 +101,26 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
     assert page.errors == watcher.errors == []
 
 
+@pytest.mark.parametrize("header", [HEADER])
+@pytest.mark.parametrize("lines", [LINES[:3]])
+def test_a_camel_tapped_that_another_roll_made_impossible_is_tapped_again(browser, served):
+    table, url = served
+    page = open_page(browser, url, PHONE)
+    unlock(page)
+    roll(page, "red", "black")
+    page.click('#composer .move-button[data-die="black"][data-camel="red-blue"]')
+    table.push({"player": "Ann", "action": "roll", "dice": ["red", "black"],
+                "moves": [{"die": "red", "camel": "red-green"},
+                          {"die": "black", "camel": "red-blue"}]})
+    played(page, table, 4)
+    ways = roll_ways(table.snapshot.state, ("red", "black"))
+    assert ("black", "red-blue") not in {(w[0].die, w[0].camel) for w in ways}
+    assert offered(page) == {(w[0].die, w[0].camel) for w in ways}
+    assert page.get_attribute('#composer [data-die="1"] [data-face="black"]',
+                              "aria-pressed") == "true"
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("header", [NEAR_THE_END])
 def test_the_last_roll_ends_the_race_and_each_player_shows_their_card(browser, served):
     table, url = served

@@ -121,15 +121,19 @@
     return data;
   }
 
+  // The turn in which this page's own action was sent, until the table answers it.
+  let sentIn = null;
+
   async function act(method, path, body) {
+    sentIn = snap.turn;
     try {
       accept(await api(method, path, body));
-      composer = { kind: composer.kind };
-      render();
       return true;
     } catch (e) {
       toast(e.message, true);
       return false;
+    } finally {
+      sentIn = null;
     }
   }
 
@@ -144,7 +148,9 @@
       noticeSeen = snap.notice.id;
       toast(reasonWords({ reason: snap.notice.text }), true);
     }
-    if (composer.player && composer.player !== snap.turn) composer = { kind: null };
+    // What this page sent is done, whether the live stream or the answer brings it first: what
+    // was chosen for it goes, the kind stays chosen while the same player goes on.
+    if (sentIn !== null) composer = { kind: snap.turn === sentIn ? composer.kind : null };
     render();
   }
 
@@ -398,6 +404,12 @@
 
   function send(line) { return act("POST", "/api/actions", line); }
 
+  // The turn in which a person last chose something in the panel or on the board: a choice
+  // kept while the turn passes says who now acts, until the next tap.
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("#controls, #board")) composer.player = snap.turn;
+  }, true);
+
   function renderControls() {
     const section = $("controls");
     section.hidden = !me.trusted;
@@ -411,8 +423,9 @@
     undo.disabled = snap.history.length === 0;
     const open = game ? game.kinds() : boardKinds();
     if (!open.length) { composerBox.append(el("p", {}, t("finished.no_actions"))); return; }
-    composer.player = snap.turn;
-    if (open.length === 1 && open[0].alone && composer.kind !== open[0].kind) composer = { kind: open[0].kind, player: snap.turn };
+    // A choice half made outlives each snapshot and the turn passing; a kind no longer open goes.
+    if (composer.kind && !open.some((k) => k.kind === composer.kind)) composer = { kind: null };
+    if (open.length === 1 && open[0].alone && composer.kind !== open[0].kind) composer = { kind: open[0].kind };
     for (const { kind, label } of open) {
       kinds.append(el("button", {
         type: "button", class: "kind" + (composer.kind === kind ? " on" : ""), "aria-pressed": String(composer.kind === kind),
@@ -420,6 +433,9 @@
       }, label));
     }
     const chosen = open.find((k) => k.kind === composer.kind);
+    if (chosen && composer.player && composer.player !== snap.turn) {
+      composerBox.append(el("p", { class: "notice", dataset: { passed: snap.turn } }, t("composer.turn_passed", { player: snap.turn })));
+    }
     if (chosen) composerBox.append(chosen.draw());
     else composerBox.append(el("p", { class: "muted" }, game ? game.prompt() : t("choose_kind", { player: snap.turn })));
   }
@@ -504,6 +520,7 @@
   }
 
   function rollChoices() {
+    if (!snap.dice_in_pyramid.includes(composer.die)) composer.die = null;
     const box = el("div", { class: "choices" });
     const dice = el("div", { class: "row", role: "group", "aria-label": t("roll.die") });
     for (const die of snap.dice_in_pyramid) {

@@ -163,8 +163,10 @@
         choice(t("lastcamel.roll.log_no_move"), { class: "primary wide", dataset: { go: "no-move" } }, () => log(c, line([]))));
       return box;
     }
-    const chosen = c.moves || (c.moves = []);
-    const fits = ways.filter((w) => chosen.every((m, k) => w[k].die === m.die && w[k].camel === m.camel));
+    let chosen = c.moves || [];
+    let fits = ways.filter((w) => chosen.every((m, k) => w[k].die === m.die && w[k].camel === m.camel));
+    // Camels tapped before another roll moved the board may fit none of its ways: start again.
+    if (!fits.length) { chosen = c.moves = []; fits = ways; }
     const needed = ways[0].length;
     if (needed === 1) box.append(el("p", { class: "notice" }, t("lastcamel.roll.one_die")));
     const next = [...new Map(fits.filter((w) => w.length > chosen.length).map((w) => [w[chosen.length].die + " " + w[chosen.length].camel, w[chosen.length]])).values()];

@@ -596,7 +596,9 @@ def assumes(leg: LegOdds, race: RaceOdds) -> str:
 
 
 def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str, Any]:
-    """The odds and advice as `camel-companion odds --json` prints them, with `assumes`."""
+    """The odds and advice as `camel-companion odds --json` prints them, with `assumes` and
+    the figures it is written from (`leg_samples`, `leg_stderr`; `race`'s own), so a page
+    writes the sentence in its language."""
     leg = leg_odds(state, seed=seed)
     race = race_odds(state, leg, races=races, seed=seed)
     actions = [] if state.finished or state.due else action_values(state, leg, race, seed=seed)
@@ -610,4 +612,6 @@ def odds_json(state: State, *, races: int = RACES, seed: int = SEED) -> dict[str
         },
         "actions": [{"action": a.to_json(), "ev": round(v, 4)} for a, v in actions],
         "assumes": assumes(leg, race),
+        "leg_samples": leg.samples,
+        "leg_stderr": leg.stderr,
     }

@@ -258,13 +258,14 @@ def test_a_final_card_is_worth_its_pay_less_the_players_own_card_it_sends_back()
 
 def test_the_json_has_the_board_games_shape_and_an_assumption_to_show():
     odds: dict[str, Any] = odds_json(load_game(EXAMPLE).state_after(20))
-    assert set(odds) == {"leg", "race", "actions", "assumes"}
+    assert set(odds) == {"leg", "race", "actions", "assumes", "leg_samples", "leg_stderr"}
     assert list(odds["leg"]) == list(CAMELS)
     assert set(odds["race"]) == {"winner", "loser", "races", "stderr"}
     assert odds["actions"][0]["ev"] >= odds["actions"][-1]["ev"]
     assert {a["action"]["action"] for a in odds["actions"]} >= {"reveal", "leg_bet",
                                                                 "final_bet"}
     assert "leg odds exact" in odds["assumes"]
+    assert odds["leg_samples"] == odds["leg_stderr"] == 0
 
 
 def test_between_legs_and_after_the_race_nothing_is_advised():

@@ -154,6 +154,26 @@ def test_french_odds_have_a_decimal_comma(browser, served):
     assert "5,5" in page.text_content("#odds-body table")
 
 
+@pytest.mark.parametrize("header", [HEADER_CARDS])
+@pytest.mark.parametrize(("lang", "said"), [
+    ("fr", "probabilités de manche sur 20\u202f000 manches simulées (erreur type 0,3\u00a0%), "
+           "de course exactes"),
+    ("de", "Etappenchancen aus 20.000 simulierten Etappen (Standardfehler 0,3\u00a0%), "
+           "Rennchancen exakt")])
+def test_what_the_cards_odds_assume_is_said_in_the_pages_language(browser, served, lang, said):
+    table, url = served
+    camels = table.snapshot.view["pieces"]["camels"]
+    odds = {"leg": {c: [0.2, 0.2] for c in camels},
+            "race": {"winner": {c: 0.2 for c in camels}, "loser": {c: 0.2 for c in camels},
+                     "races": 0, "stderr": 0.0},
+            "actions": [], "assumes": "in English", "leg_samples": 20000, "leg_stderr": 0.0031}
+    table.publish_odds(table.snapshot.game_version, odds)
+    page = open_page(browser, f"{url}?lang={lang}", NARROW)
+    page.wait_for_selector("#odds-body .assumes")
+    assert said in page.text_content("#odds-body .assumes")
+    assert page.errors == []
+
+
 def test_why_a_reading_waits_is_said_in_french(browser, served):
     table, url = served
     table.see({"die": "blue", "value": 2, "confidence": 0.685})

@@ -468,6 +468,16 @@
     return [r.camel && r.value ? card(r.camel, r.value) : t("reading.unread")];
   }
 
+  // What the odds take as given and how they were found (exact, or simulated with a standard
+  // error), in this page's language: the sentence the odds give in English, from its figures.
+  function assumes(odds) {
+    const how = (count, error, key) => (count ? t(key, { count: core.number(count), error: core.percent(error) }) : t("cards.odds.exact"));
+    return t("cards.odds.assumes", {
+      legs: how(odds.leg_samples, odds.leg_stderr, "cards.odds.legs"),
+      races: how(odds.race.races, odds.race.stderr, "cards.odds.races"),
+    });
+  }
+
   function newLine(player) {
     return { player, action: "reveal", camel: core.snap.pieces.camels[0], value: 1 };
   }
@@ -481,5 +491,5 @@
     return s.bet_open_to ? t("cards.to_act_or_bet", { player: s.turn, bettor: s.bet_open_to }) : t("to_act", { player: s.turn });
   }
 
-  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, pendingItem, readingWords, legs: true };
+  return { describe, advise, board, kinds, prompt, standings, editorFields, readEditor, newLine, headline, status, pendingItem, readingWords, assumes, legs: true };
 };

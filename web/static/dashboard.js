@@ -674,7 +674,7 @@
     }
     table.append(rows);
     body.append(table);
-    if (odds.assumes) body.append(el("p", { class: "muted assumes" }, odds.assumes));
+    if (odds.assumes) body.append(el("p", { class: "muted assumes" }, game && game.assumes ? game.assumes(odds) : odds.assumes));
     const actions = (odds.actions || []).slice(0, 6);
     if (actions.length) {
       body.append(el("h3", {}, t("odds.best", { player: snap.turn })));

@@ -131,18 +131,31 @@ def test_a_tile_half_placed_is_kept_when_the_turn_passes_and_placed_for_the_play
     assert page.errors == []
 
 
-def test_a_choice_another_action_made_impossible_is_dropped_and_the_rest_kept(browser, served):
+def test_a_roll_half_tapped_in_goes_when_the_turn_passes(browser, served):
     table, url = served
     page = open_page(browser, url)
     unlock(page)
     page.click('#kinds [data-kind="roll"]')
-    page.click('#composer [data-die="blue"]')
-    assert page.locator("#composer [data-value]").count() == 3
+    page.click('#composer [data-die="green"]')
     table.push(ROLL)
     played(page, table, 1)
     assert page.get_attribute('#kinds [data-kind="roll"]', "aria-pressed") == "true"
-    assert page.locator('#composer [data-die="blue"]').count() == 0
-    assert page.locator('#composer [aria-pressed="true"], #composer [data-value]').count() == 0
+    assert page.get_attribute('#composer [data-die="green"]', "aria-pressed") == "false"
+    assert page.locator("#composer [data-value], #composer [data-passed]").count() == 0
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lines", [[ROLL]])
+def test_a_die_a_correction_took_out_of_the_pyramid_goes_from_the_roll_being_tapped_in(
+        browser, served):
+    table, url = served
+    page = open_page(browser, url)
+    unlock(page)
+    page.click('#kinds [data-kind="roll"]')
+    page.click('#composer [data-die="green"]')
+    table.replace(0, {**ROLL, "die": "green"})
+    page.wait_for_selector('#composer [data-die="blue"]')
+    assert page.locator('#composer [data-die="green"], #composer [data-value]').count() == 0
     assert page.errors == []
 
 

@@ -103,21 +103,36 @@ def test_rolls_are_logged_by_tapping_the_dice_and_the_camels_they_may_move(brows
 
 @pytest.mark.parametrize("header", [HEADER])
 @pytest.mark.parametrize("lines", [LINES[:3]])
-def test_a_camel_tapped_that_another_roll_made_impossible_is_tapped_again(browser, served):
+def test_a_camel_tapped_that_a_correction_made_impossible_is_tapped_again(browser, served):
     table, url = served
     page = open_page(browser, url, PHONE)
     unlock(page)
     roll(page, "red", "black")
-    page.click('#composer .move-button[data-die="black"][data-camel="red-blue"]')
+    page.click('#composer .move-button[data-die="black"][data-camel="red-green"]')
+    table.replace(2, {"player": "Cy", "action": "roll", "dice": ["red", "red"],
+                      "moves": [{"die": "red", "camel": "red-blue"},
+                                {"die": "red", "camel": "red-blue"}]})
+    page.wait_for_selector('#history-list .entry.corrected[data-index="2"]')
+    ways = roll_ways(table.snapshot.state, ("red", "black"))
+    assert ("black", "red-green") not in {(w[0].die, w[0].camel) for w in ways}
+    assert offered(page) == {(w[0].die, w[0].camel) for w in ways}
+    assert page.get_attribute('#composer [data-die="1"] [data-face="black"]',
+                              "aria-pressed") == "true"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("header", [HEADER])
+@pytest.mark.parametrize("lines", [LINES[:3]])
+def test_the_faces_tapped_in_go_when_the_turn_passes(browser, served):
+    table, url = served
+    page = open_page(browser, url, PHONE)
+    unlock(page)
+    roll(page, "red", "black")
     table.push({"player": "Ann", "action": "roll", "dice": ["red", "black"],
                 "moves": [{"die": "red", "camel": "red-green"},
                           {"die": "black", "camel": "red-blue"}]})
     played(page, table, 4)
-    ways = roll_ways(table.snapshot.state, ("red", "black"))
-    assert ("black", "red-blue") not in {(w[0].die, w[0].camel) for w in ways}
-    assert offered(page) == {(w[0].die, w[0].camel) for w in ways}
-    assert page.get_attribute('#composer [data-die="1"] [data-face="black"]',
-                              "aria-pressed") == "true"
+    assert page.locator('#composer [aria-pressed="true"], #composer .move-button').count() == 0
     assert page.errors == []
 
 

@@ -174,7 +174,7 @@
     if (s.finished) return [];
     if (s.leg_setup_due) return [{ kind: "leg_setup", label: t("cards.kind.leg_setup"), draw: legSetupChoices, alone: true }];
     const draw = { reveal: revealChoices, play_hand: playHandChoices, place_figure: figureChoices, leg_bet: legBetChoices, final_bet: finalBetChoices };
-    return Object.keys(draw).filter((k) => legalOf(k).length).map((kind) => ({ kind, label: t("cards.kind." + kind), draw: draw[kind] }));
+    return Object.keys(draw).filter((k) => legalOf(k).length).map((kind) => ({ kind, label: t("cards.kind." + kind), draw: draw[kind], shown: kind === "reveal" }));
   }
 
   function prompt() {

@@ -433,6 +433,9 @@
       }, label));
     }
     const chosen = open.find((k) => k.kind === composer.kind);
+    // A roll or a card being tapped in is what a turn showed: once that turn has passed it was
+    // logged (by the camera, the panel or another phone), so what was tapped of it goes.
+    if (chosen && chosen.shown && composer.player && composer.player !== snap.turn) composer = { kind: chosen.kind };
     if (chosen && composer.player && composer.player !== snap.turn) {
       composerBox.append(el("p", { class: "notice", dataset: { passed: snap.turn } }, t("composer.turn_passed", { player: snap.turn })));
     }
@@ -445,7 +448,7 @@
     if (snap.finished) return [];
     const draw = { roll: rollChoices, leg_bet: legBetChoices, tile: tileChoices, race_bet: raceBetChoices, partnership: partnerChoices };
     return KINDS.filter((kind) => legalOf(kind).length)
-      .map((kind) => ({ kind, label: t("kind." + (kind === "tile" ? snap.pieces.tile : kind)), draw: draw[kind] }));
+      .map((kind) => ({ kind, label: t("kind." + (kind === "tile" ? snap.pieces.tile : kind)), draw: draw[kind], shown: kind === "roll" }));
   }
 
   // A reading the camera was not sure of waits here for OK, NO, or a tap saying what it shows.

@@ -112,7 +112,7 @@
   // --- logging a roll -------------------------------------------------------------------------
 
   function kinds() {
-    if (legalOf("roll").length) return [{ kind: "roll", label: t("kind.roll"), draw: rollChoices, alone: true }];
+    if (legalOf("roll").length) return [{ kind: "roll", label: t("kind.roll"), draw: rollChoices, alone: true, shown: true }];
     if (legalOf("reveal_owner").length) return [{ kind: "reveal_owner", label: t("lastcamel.kind.reveal_owner"), draw: revealChoices, alone: true }];
     return [];
   }
@@ -165,7 +165,7 @@
     }
     let chosen = c.moves || [];
     let fits = ways.filter((w) => chosen.every((m, k) => w[k].die === m.die && w[k].camel === m.camel));
-    // Camels tapped before another roll moved the board may fit none of its ways: start again.
+    // Camels tapped before a correction moved the board may fit none of its ways: start again.
     if (!fits.length) { chosen = c.moves = []; fits = ways; }
     const needed = ways[0].length;
     if (needed === 1) box.append(el("p", { class: "notice" }, t("lastcamel.roll.one_die")));

@@ -44,7 +44,12 @@ from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
-from vision.rendered_set import VALIDATION_SESSIONS, rendered_table  # noqa: E402
+from vision.rendered_set import (  # noqa: E402
+    CARD_VALIDATION_SESSIONS,
+    LAST_CAMEL_VALIDATION_SESSIONS,
+    VALIDATION_SESSIONS,
+    rendered_table,
+)
 from vision.settle import Settler  # noqa: E402
 from vision.synth import LIGHTS, random_light, random_table, roll_sequence  # noqa: E402
 from vision.synth_cards import card_calibration_frame, card_frame  # noqa: E402
@@ -168,8 +173,8 @@ def cards(tables: int, frames_per_table: int = 5) -> None:
     by_light: dict[str, Score] = defaultdict(Score)
     times: dict[str, list[float]] = defaultdict(list)
     retries = failed = 0
-    for session in range(tables):
-        rng = np.random.default_rng(20_000 + session)
+    for session in range(CARD_VALIDATION_SESSIONS, CARD_VALIDATION_SESSIONS + tables):
+        rng = np.random.default_rng(session)
         table = random_table(int(rng.integers(1 << 30)))
         light = random_light(rng, LIGHTS[session % len(LIGHTS)])
         colours = None
@@ -214,8 +219,8 @@ def last_camel(tables: int, frames_per_table: int = 8) -> None:
     time of a read of the roll zone."""
     by_light: dict[str, Score] = defaultdict(Score)
     times = []
-    for session in range(tables):
-        rng = np.random.default_rng(30_000 + session)
+    for session in range(LAST_CAMEL_VALIDATION_SESSIONS, LAST_CAMEL_VALIDATION_SESSIONS + tables):
+        rng = np.random.default_rng(session)
         table = colour_dice_table(int(rng.integers(1 << 30)))
         light = random_light(rng, LIGHTS[session % len(LIGHTS)])
         shot = colour_calibration_frame(table, light, int(rng.integers(1 << 30))).image

@@ -50,6 +50,9 @@ _INSET = 1.0 + _CUT / 2
 #: two camels' learned card colours nearer than this (vision.colours' units; the nominal
 #: colours lie 5.5 or more apart) are taken for two cards of one camel
 _ALIKE = 2.0
+#: how well two camel marks a +2's spacing apart, each turned across the line between them,
+#: fit a card by themselves, where the card's edges do not show
+_MARKS_ALONE = 0.6
 #: a mark is darker than this share of the card face around it
 _MARK_DARKNESS = 0.5
 
@@ -112,17 +115,16 @@ class CardReader:
             view, to_image = _table_view(self.table, frame)
             size = (CARD_MM[0] * _TABLE_PPM, CARD_MM[1] * _TABLE_PPM)
             faces = _find_faces(view, frame, to_image, size=size)
-        # a card found as a region is not found again from its marks
+        read = [(reading, face.corners.astype(np.float32)) for face in faces
+                if (reading := self._reading(face, frame.shape)) is not None]
+        # a card found both as a region and from its marks is read once, where surest
+        read.sort(key=lambda pair: -pair[0].confidence)
         readings: list[CardReading] = []
         outlines: list[np.ndarray] = []
-        for face in faces:
-            reading = self._reading(face, frame.shape)
-            if reading is None or any(cv2.pointPolygonTest(o, reading.centre, False) >= 0
-                                      for o in outlines):
-                continue
-            readings.append(reading)
-            outlines.append(face.corners.astype(np.float32))
-        readings.sort(key=lambda r: -r.confidence)
+        for reading, outline in read:
+            if not any(cv2.pointPolygonTest(o, reading.centre, False) >= 0 for o in outlines):
+                readings.append(reading)
+                outlines.append(outline)
         return readings
 
     def _reading(self, face: _Face, shape: tuple[int, ...]) -> CardReading | None:
@@ -143,12 +145,13 @@ class CardReader:
 
 
     def _camel(self, card: np.ndarray) -> tuple[tuple[float, float, float], ColourMatch]:
-        """The card face's colour and the camel it names: every sixth of the face, and the
-        whole face under every tint, must name the camel the whole face does."""
+        """The card face's colour and the camel it names: four sixths of the face at least,
+        and the whole face under every tint, must name the camel the whole face does (a
+        lamp's glare can turn a sixth or two of an orange card yellow)."""
         bgr, *parts = _face_colours(card)
         match = self.colours.match(np.array(bgr))
-        agree = min(m.confidence if m.colour == match.colour else 0.0
-                    for m in (self.colours.match(np.array(part)) for part in parts))
+        agree = sorted(m.confidence if m.colour == match.colour else 0.0
+                       for m in (self.colours.match(np.array(part)) for part in parts))[2]
         for tint in self._tints:
             tinted = self.colours.match(np.array(bgr) / tint)
             agree = min(agree, tinted.confidence if tinted.colour == match.colour else 0.0)
@@ -203,7 +206,7 @@ def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
             if fit > 0.0:
                 quads.append((_grown(quad, _INSET), fit))
     if size is not None:
-        quads += _quads_from_marks(view, edges, size, [q for q, _ in quads])
+        quads += _quads_from_marks(view, edges, size)
     faces = []
     for quad, fit in quads:
         corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
@@ -211,12 +214,13 @@ def _find_faces(view: np.ndarray, frame: np.ndarray, to_image: np.ndarray, *,
     return faces
 
 
-def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, float],
-                      found: list[np.ndarray]) -> list[tuple[np.ndarray, float]]:
-    """Cards placed from their camel marks on the table seen from above (`size` pixels), where
-    no card was `found` yet: one mark in a card's middle, or two a card's mark spacing apart
-    along it, and the card's outline turned and moved a little to where its edges bear it out
-    best."""
+def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, float]
+                      ) -> list[tuple[np.ndarray, float]]:
+    """Cards placed from their camel marks on the table seen from above (`size` pixels): one
+    mark in a card's middle, or two a card's mark spacing apart along it, and the card's
+    outline turned and moved a little to where its edges bear it out best. A card found as a
+    region too is read where it is read surest (`CardReader.read`): on a pile, a region may
+    take in part of the card below."""
     ppm = size[0] / CARD_MM[0]
     dark = _dark(view, MARK_MM[1] * ppm)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
@@ -225,25 +229,30 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
         x, y, w, h, area = stats[k]
         centre = np.array([x + w / 2, y + h / 2])
         if not 0.4 <= area / (MARK_MM[0] * MARK_MM[1] * ppm ** 2) <= 0.9 or \
-                max(w, h) > 1.4 * MARK_MM[0] * ppm or \
-                any(cv2.pointPolygonTest(q.astype(np.float32), tuple(centre), False) >= 0
-                    for q in found):
+                max(w, h) > 1.4 * MARK_MM[0] * ppm:
             continue
         points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == k)[::-1])
         (_, _), (rw, rh), turn = cv2.minAreaRect(points.astype(np.float32))
         # a mark is wider across the card than along it
         marks.append((centre, turn if rw >= rh else turn + 90))
     spacing = (MARK_SPOTS[2][1] - MARK_SPOTS[2][0]) * ppm
-    # two marks first: one of a +2's marks alone is no +1
-    guesses = [((a + b) / 2, float(np.degrees(np.arctan2(*(b - a)[::-1]))) - 90)
-               for i, (a, _) in enumerate(marks) for b, _ in marks[i + 1:]
-               if abs(np.linalg.norm(b - a) - spacing) < 0.15 * spacing]
-    guesses += marks
+    # two marks a +2's spacing apart, each turned across the line between them, place a card
+    # by themselves (a white card on a pale mat shows no edge at all); one mark needs edges
+    guesses = []
+    for i, (a, a_turn) in enumerate(marks):
+        for b, b_turn in marks[i + 1:]:
+            if abs(np.linalg.norm(b - a) - spacing) < 0.15 * spacing:
+                across = float(np.degrees(np.arctan2(*(b - a)[::-1]))) - 90
+                alone = _MARKS_ALONE if max(_turned(across, a_turn),
+                                            _turned(across, b_turn)) < 20 else 0.0
+                guesses.append(((a + b) / 2, across, alone))
+    guesses += [(centre, turn, 0.0) for centre, turn in marks]
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8)) > 0
     turns, dx, dy = (v.ravel() for v in np.meshgrid(np.radians(np.arange(-8, 9, 2)),
                                                      (-3, 0, 3), (-3, 0, 3)))
+    as_placed = int(np.flatnonzero((turns == 0) & (dx == 0) & (dy == 0))[0])
     quads = []
-    for centre, turn in guesses:
+    for centre, turn, alone in guesses:
         tries = _rectangles(centre + np.column_stack([dx, dy]), size,
                             np.radians(turn) + turns)
         sides = _side_support(tries, near)
@@ -252,9 +261,18 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
         corner = np.minimum(sides, np.roll(sides, -1, axis=1)).max(axis=1)
         support = np.maximum(sides.min(axis=1), corner - 0.15)
         best = int(np.argmax(support))
-        if support[best] >= 0.6:
-            quads.append((tries[best], float(min(1.0, (support[best] - 0.6) / 0.25))))
+        fit = float(np.clip((support[best] - 0.45) / 0.25, 0.0, 1.0))
+        if fit >= alone and fit > 0.0:
+            quads.append((tries[best], fit))
+        elif alone > 0.0:
+            quads.append((tries[as_placed], alone))
     return quads
+
+
+def _turned(a: float, b: float) -> float:
+    """How far apart two directions are, in degrees (0 to 90: a line has no way round)."""
+    off = abs(a - b) % 180
+    return min(off, 180 - off)
 
 
 def _rectangles(centres: np.ndarray, size: tuple[float, float], angles: np.ndarray
@@ -355,11 +373,14 @@ def _squarely(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def _dark(image: np.ndarray, mark_side: float) -> np.ndarray:
     """What is darker than _MARK_DARKNESS of the light round it (a mask), marks `mark_side`
-    pixels across at the narrowest being closed over to measure that light."""
+    pixels across at the narrowest being closed over to measure that light. Closed, not
+    spread: a white card's light must not reach over a blue card beside it and make the blue
+    card dark, joining its marks to a dark mat."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     closed = (round(mark_side) + 4) | 1
-    lit = np.maximum(cv2.blur(cv2.dilate(gray, np.ones((closed, closed), np.uint8)),
-                              (15, 15)), 1.0)
+    lit = np.maximum(cv2.blur(cv2.morphologyEx(gray, cv2.MORPH_CLOSE,
+                                               np.ones((closed, closed), np.uint8)),
+                              (5, 5)), 1.0)
     dark = (gray < _MARK_DARKNESS * lit).astype(np.uint8)
     return cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 

@@ -2,11 +2,12 @@
 
 Leg odds are exact: every way the dice left in the pyramid can come out (every order, every
 face, the grey die's values in both numeral colours) is gone through, but tracks that have
-become the same are merged after every roll, so a full leg takes thousands of array rows, not
-hundreds of thousands of walks. Race odds carry on from the tracks the leg can end on: exact,
-leg after leg, for as long as a leg's rolls fit in `MOST_ROWS` rows, and beyond simulated,
-seeded, thousands of races at once. Each game's rules name the module of its odds
-(`GameRules.odds`); `ODDS` gives them by the game's name, so Camel Up Cards brings its own.
+become the same are merged after every roll (but one from a few dozen), so a full leg takes
+thousands of array rows, not hundreds of thousands of walks. Race odds carry on from the
+tracks the leg can end on: exact, leg after leg, for as long as a leg's rolls fit in
+`MOST_ROWS` rows, and beyond simulated, seeded, thousands of races at once. Each game's rules
+name the module of its odds (`GameRules.odds`); `ODDS` gives them by the game's name, so Camel
+Up Cards brings its own.
 """
 
 from __future__ import annotations
@@ -92,16 +93,19 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
 
     def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
         """Each row's chance added to its places, to its first two camels and, where the race
-        is over, to its winner and loser; the first two places are summed from the counts of
-        the first two camels rather than counted again."""
+        is over, to its winner and loser; the first two places and the last two are summed
+        from the counts of those pairs of camels, two counts fewer than place by place."""
         order = layout.order(cells)
-        first_two = np.bincount(order[0] * racing + order[1], prob, racing * racing)
-        first_two = first_two.reshape(racing, racing)
+        first_two, last_two = (np.bincount(ahead * racing + behind, prob, racing * racing)
+                               .reshape(racing, racing)
+                               for ahead, behind in (order[:2], order[-2:]))
         pairs[:] += first_two
         places[:, 0] += first_two.sum(axis=1)
         places[:, 1] += first_two.sum(axis=0)
-        for place, camel in enumerate(order[2:], 2):
-            places[:, place] += np.bincount(camel, prob, racing)
+        places[:, -2] += last_two.sum(axis=1)
+        places[:, -1] += last_two.sum(axis=0)
+        for place in range(2, racing - 2):
+            places[:, place] += np.bincount(order[place], prob, racing)
         if over.any():
             winner[:] += np.bincount(order[0][over], prob[over], racing)
             loser[:] += np.bincount(order[-1][over], prob[over], racing)
@@ -111,9 +115,11 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
         settle(cells, np.ones(1), np.ones(1, dtype=bool))
         ends = cells[:, :0], np.zeros(0)
     else:
-        played = _play_leg(layout, state.dice_in_pyramid, cells, np.ones(1), codes=codes,
+        tiled = bool(codes.any())
+        played = _play_leg(layout, state.dice_in_pyramid, cells, np.ones(1),
+                           codes=codes if tiled else None,
                            rolls=edition.dice_per_leg - len(state.dice_out), settle=settle,
-                           landings=landings if codes.any() else None)
+                           landings=landings if tiled else None)
         assert played is not None
         ends = played
     return LegOdds(
@@ -130,7 +136,7 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
 
 
 def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np.ndarray, *,
-              codes: np.ndarray, rolls: int, settle: Callable[..., None],
+              codes: np.ndarray | None, rolls: int, settle: Callable[..., None],
               landings: np.ndarray | None = None,
               most_rows: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Every way the rest of a leg can go from each row, all with the same `dice` left.
@@ -151,22 +157,29 @@ def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np
             break
         if most_rows is not None and len(prob) * 3 * (len(dice) - step + pyramid.grey) > most_rows:
             return None
-        parent, camel, steps, prob, left = _outcomes(layout, pyramid, cells, mask=mask,
-                                                     prob=prob / (len(dice) - step))
-        cells, landed, over = move(layout, cells.take(parent, axis=1), camel, steps, codes=codes)
-        if landings is not None:
+        parent, camel, prob, left = _outcomes(layout, pyramid, cells, mask=mask,
+                                              prob=prob / (len(dice) - step))
+        cells, landed, over = move(layout, cells.take(parent, axis=1), camel, _VALUES,
+                                   codes=codes)
+        prob, left = _each_value(prob), _each_value(left)
+        if landed is not None and landings is not None:
             landings += np.bincount(landed, prob, len(landings))
         if step < rolls - 1:
             if over.any():
                 ended.append((cells.compress(over, axis=1), prob[over]))
                 cells, left, prob = cells.compress(~over, axis=1), left[~over], prob[~over]
-            cells, mask, prob = _merge(cells, left, prob)
-            over = np.zeros(len(prob), dtype=bool)
+            if len(prob) > _FEW_ROWS:
+                cells, left, prob = _merge(cells, left, prob)
+            mask, over = left, np.zeros(len(prob), dtype=bool)
     if ended:
         gone = np.concatenate([p for _, p in ended])
         settle(np.concatenate([c for c, _ in ended], axis=1), gone, np.ones(len(gone), dtype=bool))
     settle(cells, prob, over)
     return (cells.compress(~over, axis=1), prob[~over]) if over.any() else (cells, prob)
+
+
+_FEW_ROWS = 32
+"""Rows too few to merge after a roll: sorting them costs more than the rows it would save."""
 
 
 @dataclass(frozen=True)
@@ -198,26 +211,30 @@ class _Dice:
                    np.array(numeral, np.int16), np.array(chance), min(camel) < 0)
 
 
-_VALUES = np.array([1, 2, 3], dtype=np.int16)
-"""The values a die shows."""
+_VALUES = np.array([[1], [2], [3]], dtype=np.int16)
+"""The values a die shows, one a row: `move` moves each track by all three."""
 
 
 def _outcomes(layout: Layout, dice: _Dice, cells: np.ndarray, *, mask: np.ndarray,
               prob: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Every next roll from every row: parent row, camel moved, steps, chance, dice left.
+    """Every die each row can roll next: parent row, camel moved, chance of each of its
+    values, dice left.
 
-    The dice in each row are found first, and the grey die's camel chosen, once for each die
-    rather than for each of its values: a third of the work, repeated then for 1, 2 and 3."""
-    die, parent = np.nonzero(dice.bit[:, None] & mask)
+    The grey die's camel is chosen once for each die, not for each value."""
+    found = np.flatnonzero((dice.bit[:, None] & mask) != 0)
+    die, parent = found // len(mask), found % len(mask)
     camel = dice.camel[die]
     if dice.grey:
         grey = np.flatnonzero(camel < 0)
         forced = crazy_camel_forced(layout, cells)[parent[grey]]
         camel[grey] = np.where(forced < 0, dice.numeral[die[grey]], forced)
-    steps = np.empty((len(parent), 3), dtype=np.int16)
-    steps[:] = _VALUES
-    return (parent.repeat(3), camel.repeat(3), steps.ravel(),
-            (prob[parent] * dice.chance[die]).repeat(3), (mask[parent] & ~dice.bit[die]).repeat(3))
+    return parent, camel, prob[parent] * dice.chance[die], mask[parent] & ~dice.bit[die]
+
+
+def _each_value(rolled: np.ndarray) -> np.ndarray:
+    """What `_outcomes` gives for each die, for each of its values in the order `move` gives
+    the tracks moved by them."""
+    return np.concatenate([rolled] * len(_VALUES))
 
 
 def _merge(cells: np.ndarray, mask: np.ndarray, prob: np.ndarray,
@@ -273,8 +290,9 @@ def tile_landings(state: State, owner: str,
     for step in range(0 if state.finished else rolls):
         if not len(prob):
             break
-        parent, camel, steps, p, left = _outcomes(layout, pyramid, cells, mask=mask,
-                                                  prob=prob / (len(dice) - step))
+        parent, camel, p, left = (_each_value(a) for a in _outcomes(
+            layout, pyramid, cells, mask=mask, prob=prob / (len(dice) - step)))
+        steps = _VALUES.repeat(len(parent) // len(_VALUES))
         held = tiles[parent]
         space = target(layout, cells, camel, steps, rows=parent)
         shift = 2 * np.clip(space, 0, edition.spaces + 1).astype(np.int64)
@@ -314,7 +332,6 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
         return RaceOdds(leg.winner / leg.race_over, leg.loser / leg.race_over, 0, 0.0)
     edition = state.edition
     layout = Layout.of(edition)
-    no_tiles = layout.tile_codes({})
     winner, loser = leg.winner.copy(), leg.loser.copy()
     cells, prob = leg.ends
     while prob.sum() > 1e-12:
@@ -328,7 +345,7 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
                 won += np.bincount(order[0], prob[over], layout.racing)
                 lost += np.bincount(order[-1], prob[over], layout.racing)
 
-        ends = _play_leg(layout, edition.dice, cells, prob, codes=no_tiles,
+        ends = _play_leg(layout, edition.dice, cells, prob, codes=None,
                          rolls=edition.dice_per_leg, settle=settle,
                          most_rows=MOST_ROWS if most_rows is None else most_rows)
         if ends is None:
@@ -344,7 +361,7 @@ def race_odds(state: State, leg: LegOdds, *, races: int = RACES, seed: int = SEE
     drawn = np.searchsorted(np.cumsum(prob), (np.arange(races) + rng.random()) / races * going_on)
     cells = cells.take(np.minimum(drawn, len(prob) - 1), axis=1)
     won, lost = _simulate(layout, edition, cells, rng, dice=edition.dice,
-                          rolls=edition.dice_per_leg, codes=no_tiles)
+                          rolls=edition.dice_per_leg, codes=None)
     spread = np.concatenate([won, lost]) / races
     return RaceOdds(winner + going_on * won / races, loser + going_on * lost / races, races,
                     going_on * float(np.sqrt(spread * (1 - spread) / races).max()))
@@ -359,8 +376,9 @@ def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> Race
     edition = state.edition
     layout = Layout.of(edition)
     cells = np.repeat(layout.cells(state), races, axis=1)
+    codes = layout.tile_codes(tile_sides(state))
     won, lost = _simulate(layout, edition, cells, np.random.default_rng(seed),
-                          dice=state.dice_in_pyramid, codes=layout.tile_codes(tile_sides(state)),
+                          dice=state.dice_in_pyramid, codes=codes if codes.any() else None,
                           rolls=edition.dice_per_leg - len(state.dice_out))
     spread = np.concatenate([won, lost]) / races
     return RaceOdds(won / races, lost / races, races,
@@ -368,7 +386,8 @@ def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> Race
 
 
 def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.random.Generator, *,
-              dice: tuple[str, ...], rolls: int, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+              dice: tuple[str, ...], rolls: int,
+              codes: np.ndarray | None) -> tuple[np.ndarray, ...]:
     """The race played out once from each row, all at once, a leg at a time.
 
     The first leg has `dice` left in the pyramid, `rolls` of them to roll, and the tiles
@@ -397,7 +416,7 @@ def _simulate(layout: Layout, edition: Edition, cells: np.ndarray, rng: np.rando
                 going = ~over
                 cells, drawn, steps, numeral = (cells.compress(going, axis=1), drawn[going],
                                                 steps[going], numeral[going])
-        dice, rolls, codes = edition.dice, edition.dice_per_leg, np.zeros_like(codes)
+        dice, rolls, codes = edition.dice, edition.dice_per_leg, None
     return winner, loser
 
 

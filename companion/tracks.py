@@ -15,6 +15,7 @@ crazy camels), against which the tests check it outcome by outcome.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +40,9 @@ class Layout:
     racing: int
     direction: np.ndarray
     spaces: int
+    beyond: np.ndarray
+    """Whether each space (index: space + MARGIN) is past either end of the track: a unit
+    there has crossed the finish line."""
 
     @classmethod
     def of(cls, edition: Edition) -> Layout:
@@ -46,8 +50,10 @@ class Layout:
         if edition.game not in _LAYOUTS:
             camels = edition.racing_camels + edition.crazy_camels
             direction = np.array([edition.direction(c) for c in camels], dtype=np.int16)
+            beyond = np.ones(edition.spaces + 2 * MARGIN + 1, dtype=bool)
+            beyond[MARGIN + 1: edition.spaces + MARGIN + 1] = False
             _LAYOUTS[edition.game] = cls(camels, len(edition.racing_camels), direction,
-                                         edition.spaces)
+                                         edition.spaces, beyond)
         return _LAYOUTS[edition.game]
 
     def index(self, camel: str) -> int:
@@ -81,15 +87,31 @@ class Layout:
         width = self.racing.bit_length()
         places = [cells[camel].astype(np.int32) << width | camel
                   for camel in range(self.racing)]
-        for start in [0, 1] * ((self.racing + 1) // 2):
-            for place in range(start, self.racing - 1, 2):
-                ahead, behind = places[place], places[place + 1]
-                places[place], places[place + 1] = (np.maximum(ahead, behind),
-                                                    np.minimum(ahead, behind))
+        for ahead, behind in _sorting_network(self.racing):
+            places[ahead], places[behind] = (np.maximum(places[ahead], places[behind]),
+                                             np.minimum(places[ahead], places[behind]))
         return [place & ((1 << width) - 1) for place in places]
 
 
 _LAYOUTS: dict[str, Layout] = {}
+
+
+@functools.cache
+def _sorting_network(size: int) -> tuple[tuple[int, int], ...]:
+    """Batcher's odd-even merge sort for `size` places: the pairs of places to put in order,
+    one pair after another (9 for five camels, where swapping neighbours takes 12)."""
+    pairs = []
+    span = 1
+    while span < size:
+        step = span
+        while step >= 1:
+            for first in range(step % span, size - step, 2 * step):
+                for place in range(first, first + min(step, size - first - step)):
+                    if place // (2 * span) == (place + step) // (2 * span):
+                        pairs.append((place, place + step))
+            step //= 2
+        span *= 2
+    return tuple(pairs)
 
 
 def tile_sides(state: State) -> dict[int, int]:
@@ -118,15 +140,20 @@ def tile_at(codes: np.ndarray, space: np.ndarray) -> np.ndarray:
 
 
 def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray, *,
-         codes: np.ndarray,
-         code: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Move `camel[i]` by `steps[i]` on track i, carrying what is above it.
+         codes: np.ndarray | None,
+         code: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Move `camel[i]` on track i by each value in column i of `steps` (a row per value, or
+    one column for every track), carrying what is above it.
 
-    The tiles are `codes` (by space), or `code`, if given: the tile each track's unit lands
+    What a move carries is found once for all of a die's values: a third of the work of
+    moving three copies of each track.
+    The tiles are `codes` (by space; None where there are none, which spares a move their
+    steps), or `code`, if given (shaped as `steps` and the tracks): the tile each unit lands
     on, whatever `codes` say.
-    Returns the new cells; per track, the space of the tile the unit landed on (0 where it
-    landed on none), so callers can pay the tile's owner; and whether the unit crossed the
-    finish line, either way (only a unit moved can have crossed it).
+    Returns the new cells, the tracks moved by the first value first, then by the next...;
+    per moved track, the space of the tile the unit landed on (0 where it landed on none;
+    None where there are no tiles), so callers can pay the tile's owner; and whether the unit
+    crossed the finish line, either way (only a unit moved can have crossed it).
     """
     start = _cell(cells, camel, np.arange(len(camel)))
     spaces = cells >> LEVELS
@@ -134,20 +161,22 @@ def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray
     movers = (cells >= start) & (spaces == space)
     ahead = layout.direction[camel]
     reached = space + ahead * steps
-    if code is None:
-        code = codes[reached]
-    final = reached + ahead * code
-    there = (spaces == final) & ~movers
+    if code is None and codes is not None:
+        code = codes.take(reached)
+    final, landed, mirage = reached, None, None
+    if code is not None:
+        final = reached + ahead * code
+        landed = ((reached - MARGIN) * (code != 0)).ravel()
+        under = code < 0
+        mirage = under if under.any() else None
+    there = spaces[:, None] == final
     below = there.sum(axis=0, dtype=np.int16)
-    under = code < 0
-    mirage = under.any()
-    if mirage:
-        below[under] = 0
-    moved = cells + movers * ((final << LEVELS) + below - start)
-    if mirage:
-        moved += there * (under * movers.sum(axis=0, dtype=np.int16))
-    crossed = (final <= MARGIN) | (final > layout.spaces + MARGIN)
-    return moved, (reached - MARGIN) * (code != 0), crossed
+    if mirage is not None:
+        below *= ~mirage
+    moved = cells[:, None] + movers[:, None] * ((final << LEVELS) + below - start)
+    if mirage is not None:  # the unit's own camels are there too if it came back onto its space
+        moved += (there > movers[:, None]) * (mirage * movers.sum(axis=0, dtype=np.int16))
+    return moved.reshape(len(cells), -1), landed, layout.beyond.take(final).ravel()
 
 
 def crazy_camel_to_move(layout: Layout, cells: np.ndarray, numeral: np.ndarray) -> np.ndarray:
@@ -163,13 +192,13 @@ def crazy_camel_forced(layout: Layout, cells: np.ndarray) -> np.ndarray:
     the numeral decides.
 
     If only one crazy camel carries racing camels, that one; else if one sits directly on the
-    other, the one on top.
+    other, the one on top. Each crazy camel scores 2 for carrying and 1 for sitting on the
+    other, and the higher score moves: a few steps for every track at once, no choice made
+    track by track.
     """
-    first, second = layout.racing, layout.racing + 1
-    crazy, racing = cells[first:, None], cells[None, :first]
-    carry_first, carry_second = np.any((racing > crazy)
-                                       & (racing <= crazy | ((1 << LEVELS) - 1)), axis=1)
-    on_top = np.where(cells[first] == cells[second] + 1, first,
-                      np.where(cells[second] == cells[first] + 1, second, -1))
-    only_one = np.where(carry_first, first, second)
-    return np.where(carry_first != carry_second, only_one, on_top).astype(np.int16)
+    racing = layout.racing
+    crazy, racers = cells[racing:], cells[:racing, None]
+    carries = ((racers > crazy) & (racers <= crazy | ((1 << LEVELS) - 1))).any(axis=0)
+    score = carries.astype(np.int8) * 2 + (crazy == crazy[::-1] + 1)
+    higher = np.sign(score[0] - score[1])
+    return np.array([-1, racing, racing + 1], dtype=np.int16).take(higher)  # -1 takes the last

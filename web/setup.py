@@ -28,10 +28,10 @@ bp = Blueprint("setup", __name__)
 
 @bp.get("/new")
 def new_game_page() -> Any:
-    """The New game page: the game, the players in seating order, where the camels start."""
+    """The New game page: the game, the players in seating order, and where the camels start
+    in a game whose start the players place (`GameRules.start_pieces`, else None)."""
     lang, words = page_language()
-    games = {name: pieces for name, rules in GAMES.items()
-             if (pieces := rules.start_pieces()) is not None}
+    games = {name: rules.start_pieces() for name, rules in GAMES.items()}
     now = current_table().snapshot.view
     boot = {"lang": lang, "words": words, "viewer": viewer().to_json(), "games": games,
             "game": now["game"], "players": [p["name"] for p in now["players"]],
@@ -53,13 +53,13 @@ def board() -> Any:
 @bp.post("/api/games")
 @trusted
 def new_game() -> Any:
-    """Start a new game: a whole game-log header, or, for a game whose start the page takes
-    as the players placed it (`GameRules.start_pieces`), its `game` and `players` with the
-    start rolled here, as the rule book rolls it, when `start` is left out."""
+    """Start a new game: a whole game-log header, or any game's `game` and `players` (and
+    `start`, as the players placed it), the rest set up here as its rule book does
+    (`GameRules.new_header`: Camel Up's start rolled, Camel Up Cards' Leg Setup card and
+    start dealt, The Last Camel's board)."""
     header = json_body()
     game = header.get("game")
-    if "start" not in header and isinstance(game, str) and game in GAMES \
-            and GAMES[game].start_pieces() is not None:
+    if "start" not in header and isinstance(game, str) and game in GAMES:
         players = header.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             abort(400, '"players" must be a list of names, in seating order')

@@ -61,17 +61,17 @@ def test_the_calibrate_page_names_the_game_learned_for_in_its_language(browser, 
 
 
 @pytest.mark.parametrize(("lang", "names", "no_partners"), [
-    ("fr", ["Camel Up (2014)", "Camel Up (2e édition, 2018)"],
-     "Camel Up (2014) n'a pas de partenariats"),
-    ("de", ["Camel Up (2014)", "Camel Up (2. Edition, 2018)"],
-     "Camel Up (2014) hat keine Partnerschaften"),
+    ("fr", ["Camel Up (2014)", "Camel Up (2e édition, 2018)", "Camel Up Cards",
+            "Le Dernier Chameau"], "Camel Up (2014) n'a pas de partenariats"),
+    ("de", ["Camel Up (2014)", "Camel Up (2. Edition, 2018)", "Camel Up Cards",
+            "Das letzte Kamel"], "Camel Up (2014) hat keine Partnerschaften"),
 ])
 def test_the_new_game_page_names_the_games_in_its_language(browser, calibrated, lang, names,
                                                           no_partners):
     page = phone(browser, calibrated + f"new?lang={lang}")
     expect(page.locator("#game option:not([value=other])")).to_have_text(names)
     assert page.eval_on_selector_all("#game option", "os => os.map((o) => o.value)") == [
-        "camelup-2014", "camelup-2018", "other"]
+        "camelup-2014", "camelup-2018", "camelup-cards", "last-camel", "other"]
     assert page.input_value("#game") == "camelup-2018"
     assert not [game for game in IDS if game in shown_text(page)]
     assert page.evaluate("""() => {

@@ -1,6 +1,7 @@
 """Setting up from a phone: a new game, and calibrating the camera step by step."""
 
 import json
+import random
 import tomllib
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.calibration import Calibrator
+from companion.rules import GAMES
 from tests.web.conftest import PIN, csrf
 from tests.web.test_camera import JPEG, Camera
 from vision.sources import CameraSettings
@@ -23,10 +25,11 @@ CARDS_HEADER = json.loads(
     .read_text().splitlines()[0])
 
 
-def test_the_new_game_page_offers_the_board_games_and_the_players_now(client):
+def test_the_new_game_page_offers_every_game_and_the_players_now(client):
     page = client.get("/new")
     assert page.status_code == 200
-    assert b'<option value="camelup-2018">' in page.data
+    for game in GAMES:
+        assert f'<option value="{game}">'.encode() in page.data
     boot = page.data.split(b'id="boot">')[1]
     assert b'"players": ["Ann", "Bob", "Cy"]' in boot or b'"players":["Ann","Bob","Cy"]' in boot
 
@@ -41,6 +44,20 @@ def test_a_new_game_with_its_start_rolled_is_played_from_then_on(client, table):
     placed = {c for camels in state["track"].values() for c in camels}
     assert placed == {"blue", "green", "yellow", "red", "purple", "white", "black"}
     assert table.snapshot.view["game"] == "camelup-2018"
+
+
+@pytest.mark.parametrize("game", ["camelup-cards", "last-camel"])
+def test_a_new_game_of_any_game_is_set_up_from_its_players_as_its_rule_book_does(client, table,
+                                                                               game):
+    players = ["Zoe", "Yan", "Xi"]
+    answer = client.post("/api/games", json={"game": game, "players": players},
+                         headers=WITH_PIN)
+    assert answer.status_code == 200, answer.json
+    log = client.get("/api/games/latest/log", headers=WITH_PIN).get_data(as_text=True)
+    header = json.loads(log.splitlines()[0])
+    expected = GAMES[game].new_header(players, random.Random(0))
+    assert {**header, "start": None} == {**expected, "start": None}
+    assert table.snapshot.view["game"] == game
 
 
 def test_a_new_game_as_placed_keeps_the_stacks_given(client):

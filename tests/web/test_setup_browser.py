@@ -81,6 +81,27 @@ def test_a_new_game_is_started_from_a_phone_with_the_camels_as_placed(browser, s
     assert page.errors == []
 
 
+@pytest.mark.parametrize(("game", "set_up"), [
+    ("camelup-cards", lambda view: view["leg_setup_due"]),
+    ("last-camel", lambda view: view["track"] == {"0": view["pieces"]["camels"]})])
+def test_a_new_game_of_camel_up_cards_or_the_last_camel_needs_only_its_players(
+        browser, served, game, set_up):
+    table, _, url = served
+    page = phone(browser, url + "new")
+    unlock(page)
+    page.select_option("#game", game)
+    expect(page.locator("#start-box")).to_be_hidden()
+    expect(page.locator("#header-box")).to_be_hidden()
+    page.locator("#players input").nth(0).fill("Zoe")
+    page.click("#start-game")
+    page.wait_for_url(url)
+    view = table.snapshot.view
+    assert view["game"] == game
+    assert [p["name"] for p in view["players"]] == ["Zoe", "Bob", "Cy"]
+    assert set_up(view)
+    assert page.errors == []
+
+
 def test_a_new_game_missing_a_camel_is_refused_on_the_page(browser, served):
     table, _, url = served
     page = phone(browser, url + "new")

@@ -133,10 +133,13 @@
       drawSpaces();
     });
 
+    // A game whose start the players place (its pieces known) asks where; the others' start
+    // is set up by the table as their rule books do.
+    const placedByHand = () => Boolean(boot.games[$("game").value]);
     const showGame = () => {
       const other = $("game").value === "other";
       $("players-box").hidden = other;
-      $("start-box").hidden = other;
+      $("start-box").hidden = !placedByHand();
       $("header-box").hidden = !other;
       placed = {};
       unseen = [];
@@ -148,7 +151,7 @@
       $("start-help").hidden = !asPlaced;
       $("read-board").hidden = !(asPlaced && boot.board_camera);
     };
-    $("game").value = boot.games[boot.game] ? boot.game : "other";
+    $("game").value = boot.game in boot.games ? boot.game : "other";
     $("game").addEventListener("change", showGame);
     document.querySelectorAll("input[name=start]").forEach(
       (radio) => radio.addEventListener("change", showStart));
@@ -171,7 +174,7 @@
       } else {
         header = { game: $("game").value,
                    players: [...players.querySelectorAll("input")].map((i) => i.value.trim()) };
-        if (document.querySelector("input[name=start]:checked").value === "table") {
+        if (placedByHand() && document.querySelector("input[name=start]:checked").value === "table") {
           const game = boot.games[header.game];
           const missing = [...game.camels, ...game.crazy_camels].filter((c) => !placed[c]);
           if (missing.length) {

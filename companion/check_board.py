@@ -17,6 +17,7 @@ from pathlib import Path
 from companion.board_check import board_game_state, disagreements, explaining_rolls
 from companion.errors import CompanionError
 from companion.gamelog import dump_line, load_game
+from companion.rules.words import counted
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -67,7 +68,7 @@ def _check_board(args: argparse.Namespace) -> int:
 
 def _print(wrong: list, rolls: list, actions: int) -> None:
     if not wrong:
-        print(f"the board agrees with the game after {actions} actions")
+        print(f"the board agrees with the game after {counted(actions, 'action')}")
         return
     for d in wrong:
         print(f"space {d.space}: the game has {_camels(d.game)}; the camera sees "

@@ -10,6 +10,7 @@ import cv2
 import pytest
 
 from companion.board_check import Disagreement, disagreements, explaining_rolls
+from companion.check_board import _print
 from companion.cli import main
 from companion.game import Game
 from companion.gamelog import load_game
@@ -116,3 +117,8 @@ def test_check_board_refuses_bad_input_in_one_line(capsys, tmp_path):
     status = main(["check-board", str(cards), "x.png", "--calibration", "y.png"])
     _, err = capsys.readouterr()
     assert status == 2 and "no camels known for game 'camelup-cards'" in err
+
+
+def test_a_board_that_agrees_after_one_action_says_action_once(capsys):
+    _print([], [], 1)
+    assert capsys.readouterr().out == "the board agrees with the game after 1 action\n"

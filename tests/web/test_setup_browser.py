@@ -137,6 +137,8 @@ def test_the_camera_is_calibrated_from_a_phone(browser, served):
     expect(page.locator("#toast")).to_contain_text("stand every camel alone on its own space")
     shoot(page, "calibrate-phone")
     page.click("#save")
+    expect(page.locator("#toast")).to_have_text(
+        "Saved: the camera reads with this calibration from now on.")
     expect(page.locator("#save-state")).to_have_text("")
     assert calibrator.calibrated.is_file()
     assert calibrator.vision().calibration is not None

@@ -269,17 +269,20 @@
     };
     image.addEventListener("load", draw);
 
-    const step = (button, path) => $(button).addEventListener("click", async () => {
+    // A step's button: the table's answer shown, and `done` said once it is taken.
+    const step = (button, path, done) => $(button).addEventListener("click", async () => {
       $(button).disabled = true;
       const next = await call("POST", path);
       $(button).disabled = false;
-      if (next) show(next);
+      if (!next) return;
+      show(next);
+      if (done) say(done);
     });
     step("find-markers", "/api/calibration/markers");
     step("lock-exposure", "/api/calibration/exposure");
     step("learn-colours", "/api/calibration/colours");
     step("learn-camels", "/api/calibration/camels");
-    step("save", "/api/calibration/save");
+    step("save", "/api/calibration/save", words["calibrate.saved"]);
 
     const startTapping = (kind) => {
       tapping = { kind, points: [] };

@@ -31,8 +31,8 @@ BODY = "body"
 #: a top face's side in the views searched, in pixels
 _SIDE = 32.0
 #: candidates looked at per view (the dice, and a few places busy with edges)
-_CANDIDATES = 12
-#: an edge weaker than this (colour change per pixel) is no edge
+_CANDIDATES = 24
+#: an edge weaker than this (colour change per pixel) in neutral light is no edge
 _EDGE_FLOOR = 4.0
 #: a face's corners and its middle, in shares of its side from its middle
 _CORNER = (0.27, 0.42)
@@ -131,6 +131,7 @@ class ColourDiceReader:
         self._paint = DiceColours({n: self.colours.references[n]
                                    for n in (BODY, *(f.name for f in dice.faces if not f.star))})
         self._stars = DiceColours({n: self.colours.references[n] for n in stars})
+        self._edge_floor = _EDGE_FLOOR * _light_level(self.colours, dice)
 
     def read(self, frame: np.ndarray) -> list[FaceReading]:
         """Every die found in `frame`, most confident first."""
@@ -150,11 +151,11 @@ class ColourDiceReader:
         more once each of the game's dice has been read surely."""
         for to_frame, view, where, lean in self._views(frame):
             read: list[tuple[_Square, str | None, float]] = []
-            for squares in _squares(view, where, lean):
+            for squares in _squares(view, where, lean, self._edge_floor):
                 for square in squares:
                     if self._in_zone(square, to_frame):
                         face, sure = self._face(square)
-                        edge = (square.edge - _EDGE_FLOOR) / (1.5 * _EDGE_FLOOR)
+                        edge = (square.edge - self._edge_floor) / (1.5 * self._edge_floor)
                         read.append((square, face, min(sure, 1.0, max(0.0, edge))))
                 if sum(sure >= _SURE for _, _, sure in _apart_squares(read)) >= self.dice.count:
                     break
@@ -261,6 +262,15 @@ class ColourDiceReader:
                 int(min(height - 1, np.ceil(points[:, 1].max()))))
 
 
+def _light_level(colours: DiceColours, dice: ColourDiceSet) -> float:
+    """How bright the table's light is, from the colours learned under it against the nominal
+    ones (neutral light), at most 1: in dim light every edge is fainter, and an edge must be
+    strong for its light, not for daylight."""
+    learned = np.array(list(colours.references.values()), np.float64).sum()
+    return min(1.0, float(learned / np.array(list(nominal_colours(dice).references.values()),
+                                             np.float64).sum()))
+
+
 def _five_points(square: _Square) -> float:
     """How surely a star's five points cross the ring round the face's middle: going round,
     the colour leaves the bare face and comes back five times, so the fifth harmonic holds
@@ -297,7 +307,7 @@ def _outline(square: _Square, to_frame: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
 
 
-def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None
+def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None, floor: float
              ) -> Iterator[list[_Square]]:
     """The squares of side _SIDE with an edge all round them in `view`, candidate by
     candidate: places busy with edges (`where` it says), busiest first, each turned by its
@@ -311,7 +321,7 @@ def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None
     window = (int(0.4 * _SIDE),) * 2
     busy = cv2.blur(cv2.blur(strength if where is None else strength * where, window), window)
     peaks = (busy >= cv2.dilate(busy, np.ones((int(0.5 * _SIDE),) * 2, np.uint8))) & (
-        busy > _EDGE_FLOOR)
+        busy > floor)
     if where is not None:
         peaks &= where
     ys, xs = np.nonzero(peaks)
@@ -323,11 +333,11 @@ def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None
     for x, y in zip(xs[order], ys[order], strict=True):
         y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
         turn = math.atan2(s4[y0:y1, x0:x1].sum(), c4[y0:y1, x0:x1].sum()) / 4
-        yield _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean)
+        yield _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean, floor=floor)
 
 
 def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
-         turn: float, *, lean: _Lean | None) -> list[_Square]:
+         turn: float, *, lean: _Lean | None, floor: float) -> list[_Square]:
     """Squares near `start`, turned about `turn`, whose sides lie on edges: the best few
     places apart from each other, each refined. A die's side face and part of its top can
     outscore the top alone (a top face as light as the mat has faint edges there), so the best
@@ -338,7 +348,7 @@ def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, 
     dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
     score = _edge_score(gx, gy, (start[0] + dx, start[1] + dy), turn, along=along)
     places: list[tuple[float, float]] = []
-    least = max(_EDGE_FLOOR, 0.5 * float(score.max()))
+    least = max(floor, 0.5 * float(score.max()))
     for k in np.argsort(-score):
         if score[k] < least or len(places) == _PLACES:
             break

@@ -93,19 +93,17 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
 
     def settle(cells: np.ndarray, prob: np.ndarray, over: np.ndarray) -> None:
         """Each row's chance added to its places, to its first two camels and, where the race
-        is over, to its winner and loser; the first two places and the last two are summed
-        from the counts of those pairs of camels, two counts fewer than place by place."""
+        is over, to its winner and loser.
+
+        Camel Up races five camels. The rows are counted once, by their first two and last
+        two camels (the third is the one those four leave), and every place and pair is
+        summed from those counts rather than counted row by row again."""
         order = layout.order(cells)
-        first_two, last_two = (np.bincount(ahead * racing + behind, prob, racing * racing)
-                               .reshape(racing, racing)
-                               for ahead, behind in (order[:2], order[-2:]))
-        pairs[:] += first_two
-        places[:, 0] += first_two.sum(axis=1)
-        places[:, 1] += first_two.sum(axis=0)
-        places[:, -2] += last_two.sum(axis=1)
-        places[:, -1] += last_two.sum(axis=0)
-        for place in range(2, racing - 2):
-            places[:, place] += np.bincount(order[place], prob, racing)
+        first, last = order[0] * racing + order[1], order[3] * racing + order[4]
+        counts = np.bincount(first * racing**2 + last, prob, racing**4)
+        pairs[:] += counts.reshape(racing**2, -1).sum(axis=1).reshape(racing, racing)
+        places[:] += np.bincount(_places_of(racing), counts.repeat(racing),
+                                 racing * racing).reshape(racing, racing)
         if over.any():
             winner[:] += np.bincount(order[0][over], prob[over], racing)
             loser[:] += np.bincount(order[-1][over], prob[over], racing)
@@ -133,6 +131,18 @@ def leg_odds(state: State, tiles: dict[int, int] | None = None) -> LegOdds:
                   if landings[space]},
         ends=ends,
     )
+
+
+@functools.cache
+def _places_of(racing: int) -> np.ndarray:
+    """For each first, second, fourth and last camel of five (those four camels' rows as the
+    digits of a number in base `racing`), each camel's place in turn (as camel * racing +
+    place), the third being the one the four leave. Where two of the four are the same no
+    row is ever counted, so what stands there does not matter."""
+    four = np.indices((racing,) * 4).reshape(4, -1)
+    third = (racing * (racing - 1) // 2 - four.sum(axis=0)) % racing
+    camel = np.stack([four[0], four[1], third, four[2], four[3]], axis=1)
+    return (camel * racing + np.arange(racing)).ravel()
 
 
 def _play_leg(layout: Layout, dice: tuple[str, ...], cells: np.ndarray, prob: np.ndarray, *,

@@ -426,84 +426,101 @@ class SequenceEvent:
 def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
                   light: str | None = None, dice: int = 3
                   ) -> tuple[list[RenderedFrame], list[SequenceEvent]]:
-    """A short film of a leg at the table: dice are thrown into the roll zone one after
-    another, tumble and come to rest; hands pass over them, one is nudged; then each is picked
-    up and taken away. Returns the frames and what truly happened, frame by frame."""
+    """A short film of a leg at the table (`rolls_filmed`) whole: its frames, and what truly
+    happened, frame by frame."""
+    frames: list[RenderedFrame] = []
+    events: list[SequenceEvent] = []
+    for shown in rolls_filmed(seed, game, size=size, light=light, dice=dice):
+        if isinstance(shown, RenderedFrame):
+            frames.append(shown)
+        else:
+            events.append(SequenceEvent(len(frames), *shown))
+    return frames, events
+
+
+def rolls_filmed(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
+                 light: str | None = None, dice: int = 3
+                 ) -> Iterator[RenderedFrame | tuple[str, str, int]]:
+    """A short film of a leg at the table, frame by frame as the camera takes it: dice are
+    thrown into the roll zone one after another, tumble and come to rest; hands pass over
+    them, one is nudged; then each is picked up and taken away. What truly happens (kind
+    "landed" or "gone", the die's colour, its value) comes before the first frame it holds
+    for."""
     rng = np.random.default_rng(seed)
     table = random_table(int(rng.integers(0, 2 ** 31)), game, size=size)
     lit = random_light(rng, light)
     specs = [table.dice.dice[i] for i in rng.permutation(len(table.dice.dice))[:dice]]
     finals = scatter_dice(rng, specs, table.layout, touching=0.0)
-    frames, shoot = filming(table, lit, rng)
-    events: list[SequenceEvent] = []
+    shot = filming(table, lit, rng)
     resting: list[DiePose] = []
     for _ in range(8):
-        shoot(resting)
+        yield shot(resting)
     for final in finals:
         path = throw_path(rng, table.layout, final, steps=10)
         for pose, motion in path:
-            shoot([*resting, pose], moving=[(0.0, 0.0)] * len(resting) + [motion])
+            yield shot([*resting, pose], moving=[(0.0, 0.0)] * len(resting) + [motion])
         resting.append(final)
-        events.append(SequenceEvent(len(frames), "landed", final.spec.colour, final.value))
+        yield "landed", final.spec.colour, final.value
         for _ in range(12):
-            shoot(resting)
+            yield shot(resting)
     for hand in hand_pass(rng, 14):
-        shoot(resting, hands=[hand])
+        yield shot(resting, hands=[hand])
     for _ in range(10):
-        shoot(resting)
+        yield shot(resting)
     nudged = resting[0]
     resting[0] = replace(nudged, x=nudged.x + 4.0, y=nudged.y - 3.0, yaw=nudged.yaw + 0.2)
     for k in range(3):
         t = (k + 1) / 3
-        shoot([replace(nudged, x=nudged.x + 4.0 * t, y=nudged.y - 3.0 * t,
-                       yaw=nudged.yaw + 0.2 * t), *resting[1:]],
-              hands=[hand_near(rng, table, nudged)])
+        yield shot([replace(nudged, x=nudged.x + 4.0 * t, y=nudged.y - 3.0 * t,
+                            yaw=nudged.yaw + 0.2 * t), *resting[1:]],
+                   hands=[hand_near(rng, table, nudged)])
     for _ in range(10):
-        shoot(resting)
-    taken_away(shoot, rng, table, resting, lambda gone: events.append(
-        SequenceEvent(len(frames), "gone", gone.spec.colour, gone.value)))
-    return frames, events
+        yield shot(resting)
+    for shown in taken_away(shot, rng, table, resting):
+        yield shown if isinstance(shown, RenderedFrame) else (
+            "gone", shown.spec.colour, shown.value)
 
 
 def filming(table: Table, light: Light, rng: np.random.Generator
-            ) -> tuple[list[RenderedFrame], Callable[..., None]]:
-    """A film of `table` under `light`: its frames, and the camera that adds one to them,
-    `shoot(dice, hands=(), moving=())` (the dice lying or in the air, hands over the table,
-    the moving dice's motion in pixels, blurred)."""
-    frames: list[RenderedFrame] = []
+            ) -> Callable[..., RenderedFrame]:
+    """The camera filming `table` under `light`: `shot(dice, hands=(), moving=())` is its next
+    frame (the dice lying or in the air, hands over the table, the moving dice's motion in
+    pixels, blurred). A film is drawn a frame at a time, as it is watched: a camera that
+    waited for a whole film would seem dead, and hold every frame at once."""
+    def shot(dice: Sequence[Pose], hands: Sequence[Hand] = (),
+             moving: Sequence[tuple[float, float]] = ()) -> RenderedFrame:
+        return render(table, dice, light, rng=rng, hands=hands, noise=2.5, jpeg=85,
+                      moving=moving)
 
-    def shoot(dice: Sequence[Pose], hands: Sequence[Hand] = (),
-              moving: Sequence[tuple[float, float]] = ()) -> None:
-        frames.append(render(table, dice, light, rng=rng, hands=hands, noise=2.5, jpeg=85,
-                             moving=moving))
-
-    return frames, shoot
+    return shot
 
 
-def taken_away(shoot: Callable[..., None], rng: np.random.Generator, table: Table,
-               resting: list[_PoseT], taken: Callable[[_PoseT], None]) -> None:
+def taken_away(shot: Callable[..., RenderedFrame], rng: np.random.Generator, table: Table,
+               resting: list[_PoseT]) -> Iterator[RenderedFrame | _PoseT]:
     """The dice lying in `resting` picked up one by one, the last first, each filmed by
-    `shoot(dice, hands=...)`: a hand reaches in and leaves with the die, `taken(die)` is told
-    once the die is out of view, and the table rests a moment."""
+    `shot(dice, hands=...)`: a hand reaches in and leaves with the die, the die itself comes
+    once it is out of view, and the table rests a moment."""
     while resting:
         gone = resting.pop()
         hand = hand_near(rng, table, gone)
         for _ in range(3):
-            shoot([*resting, gone], hands=[hand])
+            yield shot([*resting, gone], hands=[hand])
         for _ in range(3):
-            shoot(resting, hands=[hand])
-        taken(gone)
+            yield shot(resting, hands=[hand])
+        yield gone
         for _ in range(10):
-            shoot(resting)
+            yield shot(resting)
 
 
 def frames_forever(seed: int, game: str = "camelup-2014", *,
                    size: tuple[int, int] = (640, 480)) -> Iterator[RenderedFrame]:
-    """Roll sequences one after another, for a rendered camera source."""
+    """Roll sequences one after another, for a rendered camera source, each frame drawn as it
+    is read."""
     k = 0
     while True:
-        frames, _ = roll_sequence(seed + k, game, size=size)
-        yield from frames
+        for shown in rolls_filmed(seed + k, game, size=size):
+            if isinstance(shown, RenderedFrame):
+                yield shown
         k += 1
 
 

@@ -158,23 +158,21 @@ def roll_sequence(seed: int, *, size: tuple[int, int] = (640, 480), light: str |
     table = colour_dice_table(int(rng.integers(0, 2 ** 31)), size=size)
     lit = random_light(rng, light)
     finals = scatter(rng, table, LAST_CAMEL.count, touching=0.0)
-    frames, shoot = filming(table, lit, rng)
-    events: list[FaceEvent] = []
-    for _ in range(8):
-        shoot([])
+    shot = filming(table, lit, rng)
+    frames = [shot([]) for _ in range(8)]
     paths = [throw_path(rng, table.layout, final, steps=10) for final in finals]
-    for step in zip(*paths, strict=True):
-        shoot([pose for pose, _ in step], moving=[motion for _, motion in step])
+    frames += [shot([pose for pose, _ in step], moving=[motion for _, motion in step])
+               for step in zip(*paths, strict=True)]
     resting = list(finals)
-    events += [FaceEvent(len(frames), "landed", final.face.name) for final in finals]
-    for _ in range(12):
-        shoot(resting)
-    for hand in hand_pass(rng, 14):
-        shoot(resting, hands=[hand])
-    for _ in range(10):
-        shoot(resting)
-    taken_away(shoot, rng, table, resting,
-               lambda gone: events.append(FaceEvent(len(frames), "gone", gone.face.name)))
+    events = [FaceEvent(len(frames), "landed", final.face.name) for final in finals]
+    frames += [shot(resting) for _ in range(12)]
+    frames += [shot(resting, hands=[hand]) for hand in hand_pass(rng, 14)]
+    frames += [shot(resting) for _ in range(10)]
+    for shown in taken_away(shot, rng, table, resting):
+        if isinstance(shown, RenderedFrame):
+            frames.append(shown)
+        else:
+            events.append(FaceEvent(len(frames), "gone", shown.face.name))
     return frames, events
 
 

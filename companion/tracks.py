@@ -173,9 +173,12 @@ def move(layout: Layout, cells: np.ndarray, camel: np.ndarray, steps: np.ndarray
     below = there.sum(axis=0, dtype=np.int16)
     if mirage is not None:
         below *= ~mirage
-    moved = cells[:, None] + movers[:, None] * ((final << LEVELS) + below - start)
-    if mirage is not None:  # the unit's own camels are there too if it came back onto its space
-        moved += (there > movers[:, None]) * (mirage * movers.sum(axis=0, dtype=np.int16))
+    shift = (final << LEVELS) + below - start
+    if mirage is None:
+        moved = cells[:, None] + movers[:, None] * shift
+    else:  # the unit goes under the camels there and lifts them (its own camels move with it)
+        lift = there * (mirage * movers.sum(axis=0, dtype=np.int16))
+        moved = cells[:, None] + np.where(movers[:, None], shift, lift)
     return moved.reshape(len(cells), -1), landed, layout.beyond.take(final).ravel()
 
 

@@ -78,15 +78,15 @@ class Layout:
         """Racing camels (their rows in `cells`) per track, the leader first (higher in a stack
         is ahead): one array per place.
 
-        The cells, each with its camel in its low bits, go through a sorting network, one
-        place against another for every track at once: far quicker than sorting track by
-        track, but for a thousand tracks or fewer, where its many steps cost more than the sort.
+        The cells, each with its camel in its low bits (still a 16-bit number), go through a
+        sorting network, one place against another for every track at once: far quicker than
+        sorting track by track, but for a thousand tracks or fewer, where its many steps cost
+        more than the sort.
         """
         if cells.shape[1] <= 1000:
             return list(np.argsort(-cells[: self.racing], axis=0))
         width = self.racing.bit_length()
-        places = [cells[camel].astype(np.int32) << width | camel
-                  for camel in range(self.racing)]
+        places = [cells[camel] << width | camel for camel in range(self.racing)]
         for ahead, behind in _sorting_network(self.racing):
             places[ahead], places[behind] = (np.maximum(places[ahead], places[behind]),
                                              np.minimum(places[ahead], places[behind]))

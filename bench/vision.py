@@ -263,7 +263,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.cards_only:
-        cards(6 if args.quick else 40)
+        cards(6 if args.quick else 100)
         return
     if args.last_camel_only:
         last_camel(6 if args.quick else 36)
@@ -275,7 +275,7 @@ def main() -> None:
     rendered(200 if args.quick else args.dice)
     if args.dice_only:
         return
-    cards(6 if args.quick else 40)
+    cards(6 if args.quick else 100)
     last_camel(6 if args.quick else 36)
 
 

@@ -32,8 +32,8 @@ SHOTS = 3
 #: the benchmark's tables are sessions from here on: no test and no tuning draws from them
 #: (the reader's few hand-set choices were tuned on sessions 500,000 to 500,011)
 VALIDATION_SESSIONS = 1_000_000
-#: the same for the racing cards' tables (tuned on 700,000 to 700,199) and The Last Camel's
-#: (tuned on 800,000 to 800,099)
+#: the same for the racing cards' tables (tuned on 700,000 to 700,399) and The Last Camel's
+#: (tuned on 800,000 to 800,059)
 CARD_VALIDATION_SESSIONS = 1_700_000
 LAST_CAMEL_VALIDATION_SESSIONS = 1_800_000
 

@@ -257,9 +257,13 @@ def _quads_from_marks(view: np.ndarray, edges: np.ndarray, size: tuple[float, fl
                             np.radians(turn) + turns)
         sides = _side_support(tries, near)
         # every side mostly seen, or two sides meeting at a corner seen all along (a card
-        # lit from one side shows no edge on the other against a mat of its colour)
+        # lit from one side shows no edge on the other against a mat of its colour), or
+        # both its ends (the top card of a pile on a card of its colour shows no edge over
+        # it; its ends, a card's length apart round its marks, place it still: a +2 whose
+        # one mark is hidden, placed round the other, has its ends elsewhere)
         corner = np.minimum(sides, np.roll(sides, -1, axis=1)).max(axis=1)
-        support = np.maximum(sides.min(axis=1), corner - 0.15)
+        ends = np.minimum(sides[:, 0], sides[:, 2])
+        support = np.maximum(sides.min(axis=1), np.maximum(corner, ends) - 0.15)
         best = int(np.argmax(support))
         fit = float(np.clip((support[best] - 0.45) / 0.25, 0.0, 1.0))
         if fit >= alone and fit > 0.0:

@@ -22,8 +22,6 @@ frame, so a table nobody is watching pays nothing for the view.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import logging
 import threading
@@ -32,6 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import seams
+from companion.advisor import return_large_blocks
 from companion.board_check import track_stacks
 from companion.errors import CompanionError
 from companion.readings import CONFIDENT
@@ -45,10 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MMAP_THRESHOLD = 256 * 1024
-"""Bytes from which glibc gives each allocation pages of its own, returned when freed."""
-M_MMAP_THRESHOLD = -3
-"""glibc's mallopt parameter number for the mmap threshold (malloc.h)."""
 REOPEN_TIME = 3.0
 """Seconds between tries to open a camera that is off."""
 STALL_TIME = 10.0
@@ -125,7 +120,7 @@ class TableCamera:
         """Start watching for `table`: it keeps watch over this camera, shows it on its pages
         when `shown` (a table's second camera, on the board alone, is not), and shows its
         picture of the board beside a board alert when it reads the board."""
-        return_freed_frames()
+        return_large_blocks()  # frames are large and short-lived
         self.table = table
         if shown:
             table.camera = self
@@ -373,25 +368,6 @@ class TableCamera:
         if self.table is not None and not self.table.is_closed:
             with contextlib.suppress(TableClosed):
                 self.table.announce(text)
-
-
-def return_freed_frames() -> None:
-    """Make freed frames go back to the system at once, on glibc (a Pi, Debian).
-
-    Frames are large and short-lived. glibc raises its mmap threshold each time it frees a
-    large block, after which frames are carved from its arenas and kept there when freed: a
-    camera thread then holds tens of megabytes it no longer uses (measured: 152 MB resident
-    against 105 MB for the same frames rendered). Fixing the threshold keeps every frame in
-    pages of its own. Elsewhere (no glibc) nothing is done.
-    """
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    try:
-        mallopt = ctypes.CDLL(name).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
 def _close(source: seams.FrameSource) -> None:

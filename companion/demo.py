@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import seams
-from companion.advisor import share_memory_arenas, trim_memory
+from companion.advisor import return_large_blocks, share_memory_arenas, trim_memory
 from companion.board_check import track_stacks
 from companion.buttons import PinMap
 from companion.calibration import Calibrator
@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     if args.pace < 0:
         raise CompanionError("--pace must be 0 seconds or more")
     seed = random.randrange(2 ** 31) if args.seed is None else args.seed
+    return_large_blocks()  # before the rendered table and the readers are made
     share_memory_arenas()  # the camera, the table, the server and the players each a thread
     start_logging()
     with tempfile.TemporaryDirectory(prefix="camel-companion-demo-") as folder:

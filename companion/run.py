@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.advisor import share_memory_arenas
+from companion.advisor import return_large_blocks, share_memory_arenas
 from companion.calibration import Calibrator
 from companion.errors import BadConfig
 from companion.hosting import (
@@ -212,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
     if settings.pin is not None and args.config.stat().st_mode & 0o077:
         log.warning("%s holds the table's PIN and others can read it: chmod 600 it (owned by "
                     "the service's user)", args.config)
+    return_large_blocks()  # before the readers are made
     share_memory_arenas()  # the cameras, the table, the panel and the server each a thread
     start_logging()
     notify("STATUS=opening the store")

@@ -9,6 +9,7 @@ sensor noise and JPEG artefacts. Everything comes from one seed, so a frame can 
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import Field, dataclass, field, replace
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 
 LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
 _SUPERSAMPLE = 2
+_GRAIN_ROWS = 64
+"""Rows of a frame whose sensor grain is drawn at once."""
 
 
 @dataclass(frozen=True)
@@ -356,12 +359,16 @@ def render(table: Table, dice: Sequence[Pose], light: Light, *,
             dice[i].draw(image, camera, light, size=layout.die_size, s=s)
     hand_masks = [_draw_hand(image, hand, light, s) for hand in hands]
     del canvas  # with it the full-size drawing and its depths go once the frame is shrunk
-    image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+    if s > 1:
+        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.5:
         image = _motion_blur(image, blur, rng.uniform(0, math.pi))
-    grain = rng.standard_normal(image.shape, dtype=np.float32)
-    grain *= np.float32(noise)
-    image += grain
+    # the sensor's grain drawn a band of rows at a time: the same numbers as drawn at once,
+    # without a frame's worth of them held
+    for top in range(0, h, _GRAIN_ROWS):
+        grain = rng.standard_normal(image[top:top + _GRAIN_ROWS].shape, dtype=np.float32)
+        grain *= np.float32(noise)
+        image[top:top + _GRAIN_ROWS] += grain
     out = np.clip(image, 0, 255, out=image).astype(np.uint8)
     if jpeg is not None:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
@@ -792,37 +799,57 @@ _SIDES = {0: (2, 4, 3, 5), 1: (2, 5, 3, 4), 2: (0, 5, 1, 4), 3: (0, 4, 1, 5), 4:
           5: (0, 3, 1, 2)}
 
 
+@contextlib.contextmanager
+def faded(image: np.ndarray, camera: Camera, faces: Sequence[tuple[np.ndarray, ...]], *,
+          s: int, alpha: float) -> Iterator[np.ndarray]:
+    """What is drawn on the image yielded lies `alpha` opaque over `image` after: a die
+    fading along its motion. Only the rows the die's `faces` span are kept aside (not a copy
+    of the whole frame); the rest of the frame is blended with itself as before, so every
+    pixel comes out as it did when the die was drawn on a copy of the frame."""
+    if alpha >= 1.0:
+        yield image
+        return
+    ys = camera.project(np.vstack([corners for corners, *_ in faces]), s)[:, 1]
+    margin = 2 * s + 2  # the edges' width and their antialiasing
+    y0 = max(0, math.floor(ys.min()) - margin)
+    y1 = min(image.shape[0], math.ceil(ys.max()) + margin + 1)
+    under = image[y0:y1].copy()
+    yield image
+    drawn = image[y0:y1].copy()
+    image[y0:y1] = under
+    cv2.addWeighted(image, alpha, image, 1 - alpha, 0, dst=image)
+    image[y0:y1] = cv2.addWeighted(drawn, alpha, under, 1 - alpha, 0)
+
+
 def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
               size: float, s: int, alpha: float = 1.0) -> None:
     eye = np.array(camera.position)
     faces = _cube_faces(pose.x, pose.y, pose.yaw, (size, size, size))
     shown = [pose.top, *_SIDES[pose.top]]
-    target = image if alpha >= 1.0 else image.copy()
-    for k, (corners, normal, u, v) in enumerate(faces):
-        if np.dot(normal, eye - corners.mean(0)) <= 0:
-            continue
-        body = _shade(pose.spec.body_bgr, normal, light)
-        pts = camera.project(corners, s)
-        _fill(target, pts, body)
-        edge = tuple(c * 0.75 for c in body)
-        cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True, edge,
-                      max(1, s // 2), cv2.LINE_AA, shift=4)
-        value, pips = pose.spec.faces[shown[k]]
-        pip_colour = (28, 28, 30) if pips == BLACK else (238, 238, 236)
-        shaded_pip = _shade(pip_colour, normal, light)
-        turn = pose.spin if k == 0 else 0
-        mid = corners.mean(0)
-        uu, vv = (u, v) if turn % 2 == 0 else (v, -u)
-        if turn >= 2:
-            uu, vv = -uu, -vv
-        ring = np.linspace(0, 2 * math.pi, 20, endpoint=False)
-        for i, j in PIP_CELLS[value]:
-            centre = mid + (uu * i + vv * j) * (2 * PIP_OFFSET)
-            circle = (centre[None] + np.outer(np.cos(ring), uu) * 2 * PIP_RADIUS
-                      + np.outer(np.sin(ring), vv) * 2 * PIP_RADIUS)
-            _fill(target, camera.project(circle, s), shaded_pip)
-    if alpha < 1.0:
-        cv2.addWeighted(target, alpha, image, 1 - alpha, 0, dst=image)
+    with faded(image, camera, faces, s=s, alpha=alpha) as target:
+        for k, (corners, normal, u, v) in enumerate(faces):
+            if np.dot(normal, eye - corners.mean(0)) <= 0:
+                continue
+            body = _shade(pose.spec.body_bgr, normal, light)
+            pts = camera.project(corners, s)
+            _fill(target, pts, body)
+            edge = tuple(c * 0.75 for c in body)
+            cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True, edge,
+                          max(1, s // 2), cv2.LINE_AA, shift=4)
+            value, pips = pose.spec.faces[shown[k]]
+            pip_colour = (28, 28, 30) if pips == BLACK else (238, 238, 236)
+            shaded_pip = _shade(pip_colour, normal, light)
+            turn = pose.spin if k == 0 else 0
+            mid = corners.mean(0)
+            uu, vv = (u, v) if turn % 2 == 0 else (v, -u)
+            if turn >= 2:
+                uu, vv = -uu, -vv
+            ring = np.linspace(0, 2 * math.pi, 20, endpoint=False)
+            for i, j in PIP_CELLS[value]:
+                centre = mid + (uu * i + vv * j) * (2 * PIP_OFFSET)
+                circle = (centre[None] + np.outer(np.cos(ring), uu) * 2 * PIP_RADIUS
+                          + np.outer(np.sin(ring), vv) * 2 * PIP_RADIUS)
+                _fill(target, camera.project(circle, s), shaded_pip)
 
 
 def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: Pose, *,
@@ -839,11 +866,13 @@ def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: Pose
 
 def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[Pose], light: Light,
                   s: int) -> None:
+    """The dice's soft shadows, drawn and blurred over only the part of the frame they reach
+    (a frame's worth of floats or two less at each frame); nothing without dice."""
     lx, ly, lz = light.direction
-    if lz <= 0:
+    if lz <= 0 or not dice:
         return
     size = table.layout.die_size
-    mask = np.zeros(image.shape[:2], np.float32)
+    hulls = []
     for pose in dice:
         corners = _cube_faces(pose.x, pose.y, pose.yaw, (size, size, size))[0][0]
         base = corners.copy()
@@ -851,9 +880,22 @@ def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[Pose], light: 
         cast = base - np.outer(corners[:, 2] / lz, (lx, ly, 0.0))
         hull = cv2.convexHull(np.float32(np.vstack([table.camera.project(base, s),
                                                     table.camera.project(cast, s)])))
-        cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1.0, cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2.0 * s)
-    image *= (1.0 - 0.45 * mask)[..., None]
+        hulls.append(np.round(hull).astype(np.int32))
+    sigma = 2.0 * s
+    # the blur's reach (OpenCV's kernel for floats spans 4 sigma each way) and the edges'
+    # antialiasing: beyond it the blurred shadow is 0 and the frame unchanged
+    reach = math.ceil(4 * sigma) + 3
+    h, w = image.shape[:2]
+    corners = np.vstack(hulls).reshape(-1, 2)
+    x0, y0 = (int(v) for v in np.maximum(corners.min(0) - reach, 0))
+    x1, y1 = (int(v) for v in np.minimum(corners.max(0) + reach + 1, (w, h)))
+    if x0 >= x1 or y0 >= y1:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    for hull in hulls:
+        cv2.fillConvexPoly(mask, hull - np.array((x0, y0), np.int32), 1.0, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+    image[y0:y1, x0:x1] *= (1.0 - 0.45 * mask)[..., None]
 
 
 def _draw_hand(image: np.ndarray, hand: Hand, light: Light, s: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from vision.synth import (
     _fill,
     _hand_away_from,
     _shade,
+    faded,
     filming,
     hand_pass,
     random_light,
@@ -75,23 +76,22 @@ class ColourDiePose:
              alpha: float = 1.0) -> None:
         eye = np.array(camera.position)
         shown = [self.top, *_SIDES[self.top]]
-        target = image if alpha >= 1.0 else image.copy()
-        for k, (corners, normal, u, v) in enumerate(_cube_faces(self.x, self.y, self.yaw,
-                                                                (size, size, size))):
-            if np.dot(normal, eye - corners.mean(0)) <= 0:
-                continue
-            face = self.dice.faces[shown[k]]
-            paint = _shade(self.dice.body_bgr if face.star else face.bgr, normal, light)
-            pts = camera.project(corners, s)
-            _fill(target, pts, paint)
-            cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True,
-                          tuple(c * 0.75 for c in paint), max(1, s // 2), cv2.LINE_AA, shift=4)
-            if face.star:
-                turn = (self.spin if k == 0 else 0) * math.pi / 2
-                _fill(target, camera.project(_star(corners.mean(0), u, v, turn), s),
-                      _shade(face.bgr, normal, light))
-        if alpha < 1.0:
-            cv2.addWeighted(target, alpha, image, 1 - alpha, 0, dst=image)
+        faces = _cube_faces(self.x, self.y, self.yaw, (size, size, size))
+        with faded(image, camera, faces, s=s, alpha=alpha) as target:
+            for k, (corners, normal, u, v) in enumerate(faces):
+                if np.dot(normal, eye - corners.mean(0)) <= 0:
+                    continue
+                face = self.dice.faces[shown[k]]
+                paint = _shade(self.dice.body_bgr if face.star else face.bgr, normal, light)
+                pts = camera.project(corners, s)
+                _fill(target, pts, paint)
+                cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True,
+                              tuple(c * 0.75 for c in paint), max(1, s // 2), cv2.LINE_AA,
+                              shift=4)
+                if face.star:
+                    turn = (self.spin if k == 0 else 0) * math.pi / 2
+                    _fill(target, camera.project(_star(corners.mean(0), u, v, turn), s),
+                          _shade(face.bgr, normal, light))
 
     def truth(self, box: tuple[int, int, int, int], visible: bool) -> FaceTruth:
         return FaceTruth(self.face.name, box, visible)

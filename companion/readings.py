@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from companion.rules import camelup, cards
 
 CONFIDENT = 0.8
-"""Below this confidence a reading waits for a person, however plausible it looks. On rendered
+"""At or below this confidence a reading waits for a person, however plausible it looks (so
+1 leaves every reading to a person: a reader may well be wholly sure). On rendered
 tables the dice reader was tuned on (vision.rendered_set's 500,012 to 500,059), no die it
 misread was read this surely, and three dice of four were."""
 
@@ -167,7 +168,7 @@ def judge(game: Game, reading: AnyReading, *, confident: float = CONFIDENT,
         return Verdict("pending", f"a Camel Up die shows 1 to 3, not {reading.value}: check it")
     if state.edition.crazy_camels and reading.die == "grey" and reading.numeral is None:
         return Verdict("pending", "the grey die's numeral colour could not be read: check it")
-    if reading.confidence < confident:
+    if reading.confidence <= confident:
         return Verdict("pending", f"read with {reading.confidence:.0%} confidence: check it")
     return confirm(game, reading)
 
@@ -205,7 +206,7 @@ def _judge_card(game: Game, reading: CardReading, confident: float) -> Verdict:
         verdict = confirm(game, reading)
     except IllegalAction as e:
         return Verdict("refused", str(e))
-    if reading.confidence < confident:
+    if reading.confidence <= confident:
         return Verdict("pending", f"read with {reading.confidence:.0%} confidence: check it")
     return verdict
 
@@ -223,7 +224,7 @@ def _judge_face(game: Game, reading: FaceReading, partner: FaceReading | None,
         return Verdict("pending", "a die could not be read: tap its face")
     faces = (first, second)
     least = min(partner.confidence, reading.confidence)
-    if least < confident:
+    if least <= confident:
         return Verdict("pending", f"read with {least:.0%} confidence: check the dice")
     ways = _roll_ways(game, faces)
     if len(ways) > 1:

@@ -445,7 +445,9 @@ def _face_colours(card: np.ndarray) -> list[tuple[float, float, float]]:
         face = inner[rows, columns][bare[rows, columns]]
         if len(face) < 20:
             face = inner[rows, columns].reshape(-1, 3)
-        colours.append(as_bgr(np.median(face, axis=0)))
+        # glare only adds light, and turns a colour towards white: the darker half holds it
+        lit = face.sum(axis=1, dtype=np.int32)
+        colours.append(as_bgr(np.median(face[lit <= np.median(lit)], axis=0)))
     return colours
 
 

@@ -241,14 +241,15 @@ class BoardReader:
                                                               head=_HEAD), 1, shift=SHIFT)
         # and the camels' blurred edges and shadows, so the board filled in comes from the
         # bare board round them alone
-        self._under = under = cv2.dilate(under, np.ones((9, 9), np.uint8))
-        self._bare = self._bare_board(cv2.GaussianBlur(setup, (3, 3), 0), under,
-                                      colours.spaces.values())
+        under = cv2.dilate(under, np.ones((9, 9), np.uint8))
+        # the bare board itself is not kept, only what a read compares with (a frame less held)
+        board = self._bare_board(cv2.GaussianBlur(setup, (3, 3), 0), under,
+                                 colours.spaces.values())
         self._drawing = _Drawing(self.view, len(self.names))
-        self._bare_colours = colour_feature(self._drawing.crop(self._bare)).astype(np.float32)
+        self._bare_colours = colour_feature(self._drawing.crop(board)).astype(np.float32)
         # what the hand check compares each frame with, at its size: the bare board, where
         # the set-up camels stood, and the board
-        bare = cv2.resize(self._bare, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
+        bare = cv2.resize(board, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
                           interpolation=cv2.INTER_AREA).astype(np.float32)
         self._hand_bare = bare, np.maximum(np.median(bare.reshape(-1, 3), axis=0), 1.0)
         self._hand_under = cv2.resize(under, (bare.shape[1], bare.shape[0]),
@@ -329,10 +330,14 @@ class BoardReader:
         less), the bare board (2n)."""
         n = len(self.names)
         costs = np.empty((2 * n + 1, *crop.shape[:2]), np.float32)
-        costs[:n] = np.moveaxis(self._camel_costs[_bins(crop)], -1, 0)
-        costs[2 * n] = np.minimum(colour_distance(colour_feature(crop), self._bare_colours),
-                                  _CLIP)
-        costs[n:2 * n] = np.minimum(costs[:n], costs[2 * n])
+        # a band of rows at a time: the colours' features are doubles, and a whole crop's
+        # with the steps to its costs held more than twice the costs themselves at once
+        for top in range(0, crop.shape[0], _BAND):
+            rows = slice(top, top + _BAND)
+            costs[:n, rows] = np.moveaxis(self._camel_costs[_bins(crop[rows])], -1, 0)
+            costs[2 * n, rows] = np.minimum(
+                colour_distance(colour_feature(crop[rows]), self._bare_colours[rows]), _CLIP)
+        np.minimum(costs[:n], costs[2 * n], out=costs[n:2 * n])
         return costs
 
     def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
@@ -472,6 +477,8 @@ class BoardReader:
 
 #: colours are looked up in steps of this many levels (of 256) a channel
 _BIN = 4
+#: rows of a frame's crop whose costs are worked out at once
+_BAND = 64
 
 
 def _bins(image: np.ndarray) -> np.ndarray:
@@ -790,6 +797,7 @@ class _Drawing:
     def candidates(self, costs: np.ndarray) -> set[int]:
         """The spaces where some camel, at some height, would fit the frame better than the
         bare board, by _EVIDENCE at least."""
-        gain = (costs[:self.n] - costs[2 * self.n]).reshape(self.n, -1)
+        flat = costs.reshape(len(costs), -1)
+        board = flat[2 * self.n]
         return {space for (space, _), core in self.cores.items()
-                if (gain[:, core].sum(axis=1) < -_EVIDENCE).any()}
+                if ((flat[:self.n, core] - board[core]).sum(axis=1) < -_EVIDENCE).any()}

@@ -53,6 +53,7 @@ from vision.synth import (
     drawn,
     hand_near,
     hand_pass,
+    packed,
     random_light,
     random_table,
     render,
@@ -125,7 +126,7 @@ class Stage(FrameSource):
         """Decides what happens (where a die lands, which face): the same cues, the same dice."""
         self._noise = np.random.default_rng(seed + 1)
         """Decides each frame's grain and the idle hands, however many frames are read."""
-        self.table: Table = self._table(seed, size)
+        self.table: Table = packed(self._table(seed, size))
         self.light: Light = random_light(self._rng, light)
         self._dim_light = replace(random_light(self._rng, "dim"),
                                   strength=self.light.strength * 0.38)

@@ -150,6 +150,15 @@ class Service:
         out, err = self.process.communicate(timeout=30)
         return self.process.returncode, out, err
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        """A service the test has not stopped (it failed first) is killed, not left running."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+
 
 def test_the_service_tells_systemd_it_is_ready_and_feeds_its_watchdog(tmp_path):
     path = str(tmp_path / "notify")
@@ -177,14 +186,14 @@ def test_a_killed_service_carries_on_at_the_same_action_with_its_pending_reading
     folder = film_of_a_die_landing_as_the_light_drops(tmp_path)
     with Store(tmp_path / "state" / "camel-companion.sqlite3") as store:
         store.new_game(header)
-    service = Service(tmp_path, folder=folder)
-    for line in [{"player": "Ann", "action": "leg_bet", "camel": "blue"},
-                 {"player": "Bob", "action": "roll", "die": "white", "value": 2},
-                 {"player": "Cy", "action": "desert_tile", "space": 7, "side": "oasis"}]:
-        service.post("api/actions", line)
-    # the film ends: the camera is off until it is opened again, a few seconds on
-    before = service.wait_for(lambda s: s["pending"] and not s["camera"]["on"])
-    code, _, _ = service.stop(signal.SIGKILL)
+    with Service(tmp_path, folder=folder) as service:
+        for line in [{"player": "Ann", "action": "leg_bet", "camel": "blue"},
+                     {"player": "Bob", "action": "roll", "die": "white", "value": 2},
+                     {"player": "Cy", "action": "desert_tile", "space": 7, "side": "oasis"}]:
+            service.post("api/actions", line)
+        # the film ends: the camera is off until it is opened again, a few seconds on
+        before = service.wait_for(lambda s: s["pending"] and not s["camera"]["on"])
+        code, _, _ = service.stop(signal.SIGKILL)
     assert code == -signal.SIGKILL
 
     again = Service(tmp_path)

@@ -41,9 +41,9 @@ def test_a_killed_service_still_holds_the_racing_card_waiting_for_a_tap(tmp_path
         return config
 
     monkeypatch.setattr(service_test, "config", sure_of_nothing)
-    service = service_test.Service(tmp_path, folder=folder)
-    before = service.wait_for(lambda s: s["pending"])
-    code, _, _ = service.stop(signal.SIGKILL)
+    with service_test.Service(tmp_path, folder=folder) as service:
+        before = service.wait_for(lambda s: s["pending"])
+        code, _, _ = service.stop(signal.SIGKILL)
     assert code == -signal.SIGKILL
 
     again = service_test.Service(tmp_path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import Field, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -114,6 +114,8 @@ class Pose(Protocol):
 _PoseT = TypeVar("_PoseT", bound=Pose)
 #: what a scattered die is made from (DieSpec; a ColourDiceSet for colour dice)
 _SpecT = TypeVar("_SpecT")
+_WhatT = TypeVar("_WhatT")
+_EventT = TypeVar("_EventT")
 
 
 @dataclass(frozen=True)
@@ -446,13 +448,21 @@ def roll_sequence(seed: int, game: str = "camelup-2014", *, size: tuple[int, int
                   ) -> tuple[list[RenderedFrame], list[SequenceEvent]]:
     """A short film of a leg at the table (`rolls_filmed`) whole: its frames, and what truly
     happened, frame by frame."""
+    return gathered(rolls_filmed(seed, game, size=size, light=light, dice=dice),
+                    lambda frame, what: SequenceEvent(frame, *what))
+
+
+def gathered(film: Iterable[RenderedFrame | _WhatT], event: Callable[[int, _WhatT], _EventT]
+             ) -> tuple[list[RenderedFrame], list[_EventT]]:
+    """A film drawn frame by frame (`rolls_filmed`) whole: its frames, and each thing that
+    truly happened in it as `event(frame, what)`, `frame` the first frame it holds for."""
     frames: list[RenderedFrame] = []
-    events: list[SequenceEvent] = []
-    for shown in rolls_filmed(seed, game, size=size, light=light, dice=dice):
+    events: list[_EventT] = []
+    for shown in film:
         if isinstance(shown, RenderedFrame):
             frames.append(shown)
         else:
-            events.append(SequenceEvent(len(frames), *shown))
+            events.append(event(len(frames), shown))
     return frames, events
 
 

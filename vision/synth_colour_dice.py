@@ -9,6 +9,7 @@ paints the faces and says what each frame truly shows.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -27,6 +28,7 @@ from vision.synth import (
     _shade,
     faded,
     filming,
+    gathered,
     hand_pass,
     random_light,
     random_table,
@@ -151,29 +153,39 @@ class FaceEvent:
 
 def roll_sequence(seed: int, *, size: tuple[int, int] = (640, 480), light: str | None = None
                   ) -> tuple[list[RenderedFrame], list[FaceEvent]]:
-    """A turn at the table: the two dice are thrown into the roll zone together, tumble and
-    come to rest; a hand passes over them; then each is picked up. Returns the frames and
-    what truly happened, frame by frame."""
+    """A turn at the table (`throw_filmed`) whole: its frames, and what truly happened, frame
+    by frame."""
+    return gathered(throw_filmed(seed, size=size, light=light),
+                    lambda frame, what: FaceEvent(frame, *what))
+
+
+def throw_filmed(seed: int, *, size: tuple[int, int] = (640, 480), light: str | None = None
+                 ) -> Iterator[RenderedFrame | tuple[str, str]]:
+    """A turn at the table, frame by frame as the camera takes it: the two dice are thrown
+    into the roll zone together, tumble and come to rest; a hand passes over them; then each
+    is picked up. What truly happens (kind "landed" or "gone", the face) comes before the
+    first frame it holds for."""
     rng = np.random.default_rng(seed)
     table = colour_dice_table(int(rng.integers(0, 2 ** 31)), size=size)
     lit = random_light(rng, light)
     finals = scatter(rng, table, LAST_CAMEL.count, touching=0.0)
     shot = filming(table, lit, rng)
-    frames = [shot([]) for _ in range(8)]
+    for _ in range(8):
+        yield shot([])
     paths = [throw_path(rng, table.layout, final, steps=10) for final in finals]
-    frames += [shot([pose for pose, _ in step], moving=[motion for _, motion in step])
-               for step in zip(*paths, strict=True)]
+    for step in zip(*paths, strict=True):
+        yield shot([pose for pose, _ in step], moving=[motion for _, motion in step])
     resting = list(finals)
-    events = [FaceEvent(len(frames), "landed", final.face.name) for final in finals]
-    frames += [shot(resting) for _ in range(12)]
-    frames += [shot(resting, hands=[hand]) for hand in hand_pass(rng, 14)]
-    frames += [shot(resting) for _ in range(10)]
+    for final in finals:
+        yield "landed", final.face.name
+    for _ in range(12):
+        yield shot(resting)
+    for hand in hand_pass(rng, 14):
+        yield shot(resting, hands=[hand])
+    for _ in range(10):
+        yield shot(resting)
     for shown in taken_away(shot, rng, table, resting):
-        if isinstance(shown, RenderedFrame):
-            frames.append(shown)
-        else:
-            events.append(FaceEvent(len(frames), "gone", shown.face.name))
-    return frames, events
+        yield shown if isinstance(shown, RenderedFrame) else ("gone", shown.face.name)
 
 
 def calibration_frame(table: Table, light: Light, seed: int) -> RenderedFrame:

@@ -102,7 +102,7 @@ class DiceReader:
         readings = [self._spot_reading(spot, smooth, (x0, y0), frame.shape) for spot in dice]
         seen = [r for r in readings if r is not None]
         seen.sort(key=lambda r: -r.confidence)
-        return seen
+        return seen if self.dice_set is None else _one_per_colour(seen)
 
     def _one_per_die(self, table: TableCalibration, dice: list[Spot], offset: tuple[int, int]
                      ) -> list[Spot]:
@@ -177,6 +177,21 @@ class DiceReader:
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
         return x0, y0, frame[y0:y1, x0:x1]
+
+
+def _one_per_colour(readings: list[DieReading]) -> list[DieReading]:
+    """`readings` (surest first) less those of a colour already read: a game's set holds one
+    die of each colour, so a second of one is something else (that die's side face, its
+    reflection) that the network took for a die."""
+    named: set[str] = set()
+    kept = []
+    for reading in readings:
+        if reading.die in named:
+            continue
+        if reading.die is not None:
+            named.add(reading.die)
+        kept.append(reading)
+    return kept
 
 
 def _on_top_plane(table: TableCalibration, points: Sequence[tuple[float, float]],

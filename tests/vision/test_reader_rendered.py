@@ -20,15 +20,17 @@ def truth_of(frame):
     return seen, hidden
 
 
-#: twelve tables drawn afresh each run (both editions under each light), from a range no
-#: tuning or benchmark draws from
-FIRST_SEED = drawn_seed(2_000_000, 3_000_000, step=12)
+#: tables drawn afresh each run (both editions under each light, twice), from a range no
+#: tuning or benchmark draws from: about 220 dice, so that the floors below hold the line
+#: without failing on a bad draw (74 draws of 12 tables gave at most 2 dice wrong in one)
+TABLES = 24
+FIRST_SEED = drawn_seed(2_000_000, 3_000_000, step=TABLES)
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Score]:
     out = {game: Score() for game in EDITIONS}
-    for session in range(FIRST_SEED, FIRST_SEED + 12):
+    for session in range(FIRST_SEED, FIRST_SEED + TABLES):
         table = rendered_table(session)   # calibrated as at set-up, three shots at most
         if table.reader is None:
             continue
@@ -42,21 +44,21 @@ def results() -> dict[str, Score]:
 @pytest.mark.parametrize("game", EDITIONS)
 def test_calibrated_dice_are_mostly_read_right_and_seldom_wrong(results, game):
     result = results[game]
-    assert result.dice >= 30, (FIRST_SEED, result.summary())
-    # today about 98.5 % right and 0.5-1.5 % wrong (bench/vision.py): these floors hold the
-    # line on some 60 dice drawn afresh, with room for a bad draw
+    assert result.dice >= 60, (FIRST_SEED, result.summary())
+    # today about 99.4 % right and 0.4 % wrong (bench/vision.py): these floors hold the line
+    # on some 110 dice drawn afresh, with room for a bad draw
     assert result.share(result.right) >= 0.92, (FIRST_SEED, result.summary())
     assert result.share(result.wrong) <= 0.05, (FIRST_SEED, result.summary())
 
 
 @pytest.mark.parametrize("game", EDITIONS)
 def test_nothing_in_the_roll_zone_but_dice_is_read_as_a_die(results, game):
-    # today about 0.7 % of as many readings as dice (bench/vision.py): some 60 dice may show 2
-    assert results[game].false <= 3, (FIRST_SEED, results[game].summary())
+    # today about 0.7 % of as many readings as dice (bench/vision.py): some 110 dice may show 2
+    assert results[game].false <= 5, (FIRST_SEED, results[game].summary())
 
 
 def test_rendered_frames_of_both_editions_are_read_right_nearly_always(results):
-    # about 120 dice; the targets (99.5 % right, 0.1 % wrong) are measured by bench/vision.py
+    # about 220 dice; the targets (99.5 % right, 0.1 % wrong) are measured by bench/vision.py
     # over thousands, and not yet met
     total = Score()
     for result in results.values():

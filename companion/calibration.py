@@ -21,7 +21,10 @@ configuration a person wrote is never rewritten. The camels' set-up frame is kep
 a picture, one per game (`board-camelup-2018.png`): the board reader needs the bare board round
 each camel as well as their colours, and sets itself up from that frame at every start. Each
 step works on the camera's latest frame, and a step that cannot be done says why in one line
-and changes nothing.
+and changes nothing. When the colours cannot be learned because a die (a racing card) is not
+found, the frame tried is kept as a picture of where the reader looked (`refused_picture`):
+each place it found boxed, with the colour it took it for, beside the roll zone; the page
+shows it under the refusal until the next step is taken.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import seams
+from companion.camera import Mark, annotated_jpeg
 from companion.errors import CalibrationError
 from companion.rules import GAMES
 
@@ -62,6 +66,10 @@ class Calibrator:
         self._lock = threading.Lock()
         self._vision = self._load()
         self._found: dict[str, Any] = {}
+        self._refused: tuple[int, str, bytes] | None = None
+        """The colours step last refused for dice not found: its number (each refusal is
+        numbered anew), its one line, and the frame tried, drawn (`refused_picture`)."""
+        self._refusals = 0
 
     def vision(self) -> Any:
         """The vision configuration in force: the configuration with the saved calibration."""
@@ -141,14 +149,23 @@ class Calibrator:
             "camels": self._camels_learned(),
             "board_camera": vision.board_source is not None,
             "unsaved": sorted(found),
+            "refused": None if self._refused is None else {
+                "step": "colours", "error": self._refused[1], "picture": self._refused[0]},
         }
+
+    def refused_picture(self) -> bytes | None:
+        """The frame the colours step was last refused on for a die not found, as JPEG: the
+        roll zone, each place a die was found boxed with the colour it was taken for (amber:
+        not for sure); None when the last step was taken, or none was refused."""
+        refused = self._refused
+        return None if refused is None else refused[2]
 
     def find_markers(self) -> dict[str, Any]:
         """Step 1: the table from the four markers in the latest frame."""
         from vision.calibrate import calibrate_table
 
         self._found["table"] = calibrate_table(self._frame(), self._vision.layout)
-        return self.status()
+        return self._taken()
 
     def mark(self, points: Any, kind: str) -> dict[str, Any]:
         """Step 1 by hand: four points tapped on the camera view, in pixels of its frames,
@@ -169,30 +186,39 @@ class Calibrator:
             raise CalibrationError(f"every point must lie in the {size[0]}x{size[1]} frame")
         make = TableCalibration.from_points if kind == "markers" else TableCalibration.from_zone
         self._found["table"] = make(points, size, self._vision.layout)
-        return self.status()
+        return self._taken()
 
     def learn_colours(self, game: str) -> dict[str, Any]:
         """Step 3: the colours of what the camera reads of `game` under this light, from
         all of them laid in the roll zone, apart: every die of a board game or of The Last
         Camel, one racing card of each camel for Camel Up Cards."""
-        from vision.calibrate import learn_colours
+        from vision.calibrate import DiceNotFound, learn_colours
         from vision.cards import learn_card_colours
         from vision.colour_dice import learn_face_colours
         from vision.dicesets import COLOUR_DICE_SETS, DICE_SETS, colour_dice_set, dice_set
 
+        self._refused = None
         table = self._found.get("table", self._vision.calibration)
         frame = self._frame()
         reads = _reads(game)
-        if reads == "die" and game in DICE_SETS:
-            colours = learn_colours(frame, dice_set(game), table=table)
-        elif reads == "face" and game in COLOUR_DICE_SETS:
-            colours = learn_face_colours(frame, colour_dice_set(game), table=table)
-        elif reads == "card":
-            colours = learn_card_colours(frame, table=table)
-        else:
-            raise CalibrationError(f"the camera reads nothing of {game}: no colours to learn")
+        try:
+            if reads == "die" and game in DICE_SETS:
+                colours = learn_colours(frame, dice_set(game), table=table)
+            elif reads == "face" and game in COLOUR_DICE_SETS:
+                colours = learn_face_colours(frame, colour_dice_set(game), table=table)
+            elif reads == "card":
+                colours = learn_card_colours(frame, table=table)
+            else:
+                raise CalibrationError(f"the camera reads nothing of {game}: no colours to "
+                                       "learn")
+        except DiceNotFound as refusal:
+            marks = [Mark(p.box, [p.colour], sure=p.sure) for p in refusal.places]
+            self._refusals += 1
+            self._refused = (self._refusals, str(refusal),
+                             annotated_jpeg(frame, marks, None if table is None else table.zone))
+            raise
         self._found["colours"] = (game, colours)
-        return self.status()
+        return self._taken()
 
     def learn_camels(self, game: str) -> dict[str, Any]:
         """Step 4: the board reader of `game` set up from the latest frame, every camel
@@ -224,7 +250,7 @@ class Calibrator:
                 raise CalibrationError(f"the board camera: {e}") from None
         set_up(frame, table, vision.board, CAMEL_SETS[game], threshold=vision.threshold)
         self._found["camels"] = (game, frame, table)
-        return self.status()
+        return self._taken()
 
     def board_watch(self, game: str) -> BoardWatch | None:
         """The watch over `game`'s board (vision.board_watch.BoardWatch), set up from the
@@ -269,7 +295,7 @@ class Calibrator:
             self._found["exposure"] = measure().to_config()
         except Exception as e:
             raise CalibrationError(f"the camera could not be measured: {e}") from None
-        return self.status()
+        return self._taken()
 
     def save(self) -> dict[str, Any]:
         """Step 5: write what was found and read with it from the next frame, on the dice
@@ -301,6 +327,7 @@ class Calibrator:
             _write_whole(self.calibrated, text.encode())
             self._vision = self._load()
             self._found = {}
+            self._refused = None
         two_cameras = self._vision.board_source is not None
         if self.camera is not None:
             self.camera.recalibrate(self.settler, None if two_cameras else self.board_watch)
@@ -311,6 +338,11 @@ class Calibrator:
             self.board_camera.recalibrate(self.board_camera.make_settler, self.board_watch)
         self.hold(0)
         return self._status()
+
+    def _taken(self) -> dict[str, Any]:
+        """What the page shows once a step was taken: a refusal's picture is past."""
+        self._refused = None
+        return self.status()
 
     def _camels_frame(self, game: str) -> Path:
         """Where the frame `game`'s camels were learned from is kept: beside the calibration."""

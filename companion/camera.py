@@ -26,7 +26,8 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion import seams
@@ -392,36 +393,55 @@ def _label(reading: dict[str, Any]) -> tuple[list[str | None], str, bool]:
     return colours, text, None not in colours + values
 
 
-def _annotated_jpeg(image: Any, dice: list[Reading], table: TableCalibration | None) -> bytes:
-    """The frame as JPEG with the roll zone and each die or card found, what was read of it
-    (its colours as swatches, its value) and how sure: no words, so every phone reads it in
-    its own language, in letters a phone's screen shows (they grow with the frame)."""
+@dataclass(frozen=True)
+class Mark:
+    """One thing found in a frame, as drawn on it: its box (x0, y0, x1, y1), its colours as
+    swatches (None: not read), words of no language beside them (a value, how sure), and
+    whether it was read for sure (boxed green) or not (amber)."""
+
+    box: tuple[int, int, int, int]
+    colours: Sequence[str | None]
+    text: str = ""
+    sure: bool = True
+
+
+def annotated_jpeg(image: Any, marks: Sequence[Mark], zone: Any = None) -> bytes:
+    """The frame as JPEG with the roll zone (its corners in pixels; None: not calibrated)
+    and each thing found boxed with its `Mark`: no words, so every phone reads it in its own
+    language, in letters a phone's screen shows (they grow with the frame)."""
     import cv2
     import numpy as np
 
     out = image.copy()
     scale = max(1.0, out.shape[1] / 640)
     size = int(14 * scale)
-    if table is not None:
-        zone = np.asarray(table.zone, np.int32).reshape(-1, 1, 2)
-        cv2.polylines(out, [zone], True, ZONE, 2)
-    for reading in dice:
-        x0, y0, x1, y1 = reading.box
-        colours, text, read = _label(reading.to_json())
-        colour = GREEN if read and reading.confidence >= CONFIDENT else AMBER
+    if zone is not None:
+        cv2.polylines(out, [np.asarray(zone, np.int32).reshape(-1, 1, 2)], True, ZONE, 2)
+    for mark in marks:
+        x0, y0, x1, y1 = (int(v) for v in mark.box)
+        colour = GREEN if mark.sure else AMBER
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
         x, y = x0, max(size + 2, y0 - 4)
-        for name in colours:
+        for name in mark.colours:
             swatch = (x, y - size, x + size, y)
-            if name is None:
-                cv2.rectangle(out, swatch[:2], swatch[2:], colour, 1)
-            else:
+            if name is not None:
                 cv2.rectangle(out, swatch[:2], swatch[2:], _bgr(name), -1)
-                cv2.rectangle(out, swatch[:2], swatch[2:], colour, 1)
+            cv2.rectangle(out, swatch[:2], swatch[2:], colour, 1)
             x += size + 3
-        cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
-                    max(1, int(scale)), cv2.LINE_AA)
+        if mark.text:
+            cv2.putText(out, mark.text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
+                        max(1, int(scale)), cv2.LINE_AA)
     return _jpeg(out)
+
+
+def _annotated_jpeg(image: Any, dice: list[Reading], table: TableCalibration | None) -> bytes:
+    """The frame as JPEG with the roll zone and each die or card the reader found, what was
+    read of it and how sure (`annotated_jpeg`)."""
+    marks = []
+    for reading in dice:
+        colours, text, read = _label(reading.to_json())
+        marks.append(Mark(reading.box, colours, text, read and reading.confidence >= CONFIDENT))
+    return annotated_jpeg(image, marks, None if table is None else table.zone)
 
 
 def _jpeg(image: Any) -> bytes:

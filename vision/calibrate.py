@@ -38,6 +38,30 @@ class MarkersNotSeen(CalibrationError):
                          "four are in view and lit, or mark the corners by hand")
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a die (a racing card) was found while the colours were learned: its box in the
+    frame (x0, y0, x1, y1), the colour of the die (the camel) it was taken for (None: for
+    none), and whether surely that one (its colour lies as near it as the light puts the
+    others')."""
+
+    box: tuple[int, int, int, int]
+    colour: str | None
+    sure: bool
+
+
+class DiceNotFound(CalibrationError):
+    """The colours not learned: a die of the set (a camel's racing card) was not found in
+    the frame, or not for sure. The message names its colour (`missing`); `places` holds
+    each place where one was found, with what it was taken for, for a picture of where the
+    reader looked."""
+
+    def __init__(self, message: str, places: Sequence[Place], missing: Sequence[str]) -> None:
+        super().__init__(message)
+        self.places = tuple(places)
+        self.missing = tuple(missing)
+
+
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """The table's markers seen in `image`: id -> centre (x, y) in pixels."""
     return {marker: quad.mean(axis=0) for marker, quad in find_marker_corners(image).items()}
@@ -297,7 +321,10 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     reader will measure it. On a calibrated table a die whose face cannot be read (a hand's
     shadow, glare) is also found as a blob standing out from the roll zone's mat, and a die
     touching another (one blob for two) by the colour the light gives it: the dice found show
-    how this light shifts every die's colour, so the missing one's is known before it is seen."""
+    how this light shifts every die's colour, so the missing one's is known before it is seen.
+
+    A frame on which a die cannot be found, or not for sure, is refused with `DiceNotFound`:
+    it names the die, and holds where the others were found and which die each was taken for."""
     reader = DiceReader(table=table, threshold=0.0)
     colours = dice.colours
     seen = [(r.box, r.bgr) for r in sorted(reader.read(image), key=lambda r: -r.confidence)
@@ -312,14 +339,8 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
         assignment, odd = _assigned(seen, nominal)
         if assignment is None or odd.any():
             seen, assignment, odd = _with_colour_search(mat, table, seen, nominal)
-    if assignment is None:
-        raise CalibrationError(f"found {len(seen)} dice, the game has {len(colours)}: could "
-                               f"not find the {_missing(seen, nominal, colours)} die; lay "
-                               "all of them in view, apart, and try again")
-    if odd.any():
-        names = ", ".join(c for c, o in zip(colours, odd, strict=True) if o)
-        raise CalibrationError(f"could not find the {names} die for sure: lay all the dice in "
-                               "the roll zone, apart and in full light, and try again")
+    if assignment is None or odd.any():
+        raise _not_found(seen, assignment, odd, nominal, colours)
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
 
@@ -391,11 +412,29 @@ def _far(gaps: np.ndarray) -> np.ndarray:
     return gaps > 2.5 * float(np.median(gaps)) + 2.0
 
 
-def _missing(seen: list, nominal: np.ndarray, colours: Sequence[str]) -> str:
-    """The colours of the dice not found, by matching those found (box, colour) to the
-    nearest of the set's, each once: what a person must look for on the table."""
-    found = _matched(seen, nominal)[0] if seen else []
-    return ", ".join(c for k, c in enumerate(colours) if k not in found)
+def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nominal: np.ndarray,
+               colours: Sequence[str]) -> DiceNotFound:
+    """The refusal of a frame whose dice were not all found (`assignment` None: too few
+    places `seen`), or not all for sure (`odd`): it names the colours a person must look for
+    on the table, and holds each place found with the die it was taken for."""
+    if assignment is None:
+        # the places found matched to the nearest of the set's dice, each once
+        dice, gaps = _matched(seen, nominal) if seen else ([], np.zeros(0))
+        far = _far(gaps) if seen else np.zeros(0, bool)
+        places = [Place(box, colours[die], not bool(f))
+                  for (box, _), die, f in zip(seen, dice, far, strict=True)]
+        missing = [c for k, c in enumerate(colours) if k not in dice]
+        return DiceNotFound(f"found {len(seen)} dice, the game has {len(colours)}: could not "
+                            f"find the {', '.join(missing)} die; lay all of them in view, "
+                            "apart, and try again", places, missing)
+    die_at = {place: die for die, place in enumerate(assignment)}
+    places = [Place(box, colours[die_at[k]] if k in die_at else None,
+                    k in die_at and not odd[die_at[k]])
+              for k, (box, _) in enumerate(seen[:len(nominal) + 4])]   # those `_assigned` weighs
+    missing = [c for c, o in zip(colours, odd, strict=True) if o]
+    return DiceNotFound(f"could not find the {', '.join(missing)} die for sure: lay all the "
+                        "dice in the roll zone, apart and in full light, and try again",
+                        places, missing)
 
 
 def _blobs_on_mat(mat: _Mat, table: TableCalibration

@@ -456,22 +456,33 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
     """Each camel's card colour under this light, from one frame showing one card of each
     camel face up, apart: the cards found are matched to the camels, each once, so that their
     colours lie nearest the nominal ones overall. Two cards of one camel, and none of another,
-    would teach that camel the other's colour: colours too alike to tell apart are refused."""
-    from vision.calibrate import CalibrationError, cheapest_assignment
+    would teach that camel the other's colour: colours too alike to tell apart are refused.
+    Refused, `DiceNotFound` holds where each card was found and the camel it was taken for."""
+    from vision.calibrate import DiceNotFound, Place, cheapest_assignment
 
     reader = CardReader(table=table, threshold=0.0)
-    seen = [r.bgr for r in reader.read(frame) if r.bgr is not None and r.value is not None]
-    if len(seen) < len(camels):
-        raise CalibrationError(f"found {len(seen)} racing cards, need one of each of the "
-                               f"{len(camels)} camels ({', '.join(camels)}): lay them face up "
-                               "in view, apart, and try again")
+    found = [(r.box, r.bgr) for r in reader.read(frame) if r.bgr is not None
+             and r.value is not None]
+    seen = [bgr for _, bgr in found]
     nominal = colour_feature(np.array([CAMEL_COLOURS.references[c] for c in camels]))
+    if len(seen) < len(camels):
+        # the cards found matched to the nearest camels, each once
+        taken = cheapest_assignment(colour_distance(
+            colour_feature(np.array(seen, np.float64))[:, None], nominal[None])) if seen else []
+        raise DiceNotFound(f"found {len(seen)} racing cards, need one of each of the "
+                           f"{len(camels)} camels ({', '.join(camels)}): lay them face up "
+                           "in view, apart, and try again",
+                           [Place(box, camels[k], True)
+                            for (box, _), k in zip(found, taken, strict=True)],
+                           [c for k, c in enumerate(camels) if k not in taken])
     measured = colour_feature(np.array(seen, np.float64))
     assignment = cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
     chosen = measured[assignment]
     apart = colour_distance(chosen[:, None], chosen[None]) + np.eye(len(camels)) * _ALIKE
     alike = [c for c, row in zip(camels, apart, strict=True) if row.min() < _ALIKE]
     if alike:
-        raise CalibrationError(f"the {' and '.join(alike)} cards look alike: lay one card of "
-                               "each camel face up in view, apart, and try again")
+        raise DiceNotFound(f"the {' and '.join(alike)} cards look alike: lay one card of "
+                           "each camel face up in view, apart, and try again",
+                           [Place(found[k][0], c, c not in alike)
+                            for c, k in zip(camels, assignment, strict=True)], alike)
     return DiceColours({camel: seen[k] for camel, k in zip(camels, assignment, strict=True)})

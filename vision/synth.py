@@ -425,10 +425,14 @@ def roll_frame(table: Table, light: Light, rng: np.random.Generator, *,
                   jpeg=int(rng.integers(55, 96)))
 
 
-def calibration_frame(table: Table, light: Light, seed: int) -> RenderedFrame:
-    """All of the game's dice laid in the roll zone, any face up, for colour calibration."""
+def calibration_frame(table: Table, light: Light, seed: int, *,
+                      leaving_out: Iterable[str] = ()) -> RenderedFrame:
+    """All of the game's dice laid in the roll zone, any face up, for colour calibration;
+    but for the dice of the colours `leaving_out`, as a person who forgot one lays them."""
     rng = np.random.default_rng(seed)
-    poses = scatter_dice(rng, list(table.dice.dice), table.layout, touching=0.0)
+    gone = set(leaving_out)
+    poses = scatter_dice(rng, [d for d in table.dice.dice if d.colour not in gone],
+                         table.layout, touching=0.0)
     return render(table, poses, light, rng=rng, noise=2.0, jpeg=92)
 
 

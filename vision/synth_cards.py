@@ -10,7 +10,7 @@ on the pile of revealed cards.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -173,9 +173,11 @@ def random_card_frame(seed: int, *, size: tuple[int, int] = (640, 480),
     return card_frame(table, random_light(rng, light), rng, count=count, hands=hands)
 
 
-def card_calibration_frame(table: Table, light: Light, seed: int) -> CardFrame:
+def card_calibration_frame(table: Table, light: Light, seed: int, *,
+                           leaving_out: Iterable[str] = ()) -> CardFrame:
     """One card of each camel laid face up in the reveal zone, apart, for colour
-    calibration."""
+    calibration; but for the cards of the camels `leaving_out`, as a person who forgot one
+    lays them."""
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = table.layout.roll_zone
     # three across the far half of the zone and two across the near half
@@ -186,7 +188,9 @@ def card_calibration_frame(table: Table, light: Light, seed: int) -> CardFrame:
                       places[k][1] + rng.uniform(-2, 2), rng.uniform(-0.05, 0.05),
                       as_bgr(rng.uniform(0.92, 1.08, 3)))
              for camel, k in zip(CAMEL_COLOURS.references, order, strict=True)]
-    return render_cards(table, cards, light, rng=rng, noise=2.0, jpeg=92)
+    gone = set(leaving_out)
+    return render_cards(table, [c for c in cards if c.camel not in gone], light, rng=rng,
+                        noise=2.0, jpeg=92)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ the camera is calibrated on the Calibrate page, both by a phone that entered the
 whose camera reads the board (its `board_camera`, any object with `board_stacks()`) offers
 the camels as it last saw them as the new game's start. The
 calibration itself is done by the calibrator `create_app` is handed (config `CALIBRATOR`,
-absent on a table without a camera); this module only carries requests to it.
+absent on a table without a camera); this module only carries requests to it. When the
+colours step is refused for a die not found, the page shows the frame it was tried on, drawn
+with where each die was found (`GET /api/calibration/refused.jpg`), under the refusal.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
 from companion.errors import CompanionError
 from companion.rules import GAMES
+from companion.snapshot import sentence
 from web.api import change
 from web.auth import json_body, trusted, viewer
 from web.context import current_board_camera, current_table
@@ -79,8 +82,24 @@ def calibrate_page() -> Any:
 
 @bp.get("/api/calibration")
 def calibration() -> Any:
-    """What is calibrated now, and what was found since and not yet saved."""
-    return jsonify(_calibrator().status())
+    """What is calibrated now, what was found since and not yet saved, and the colours step
+    refused, its line in a page's language too (`key`, `params`)."""
+    status = _calibrator().status()
+    refused = status.get("refused")
+    if refused is not None:
+        status["refused"] = {**refused, **(sentence(refused["error"], ERRORS) or {})}
+    return jsonify(status)
+
+
+@bp.get("/api/calibration/refused.jpg")
+def refused_picture() -> Any:
+    """The frame the colours step was refused on, with the roll zone and each die found on it
+    boxed with the colour it was taken for: where the reader looked."""
+    picture = _calibrator().refused_picture()
+    if picture is None:
+        abort(404, "no colours step is refused now: there is no picture of where the camera "
+                   "looked")
+    return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/api/calibration/points")

@@ -9,6 +9,7 @@ import pytest
 from tests.vision.conftest import calibrated_scene, drawn_seed
 from vision.calibrate import (
     CalibrationError,
+    DiceNotFound,
     TableCalibration,
     calibrate_table,
     find_markers,
@@ -167,16 +168,49 @@ def test_dice_touching_are_told_apart_by_the_colour_the_light_gives_them():
         assert colours.match(np.median(top, axis=0)).colour == die.colour
 
 
+def _holds(outer, inner):
+    """Whether box `inner`'s centre lies within box `outer`."""
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
 def _overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def test_a_die_not_in_view_is_named_when_calibration_is_refused():
+    """And the refusal says where the reader found each of the others, and what it took for
+    the green die, unsure: a picture of where it looked."""
     table = random_table(4, "camelup-2018")
     light = random_light(np.random.default_rng(4), "neutral")
     rng = np.random.default_rng(4)
     dice = [d for d in table.dice.dice if d.colour != "green"]
     shot = render(table, scatter_dice(rng, dice, table.layout, touching=0.0), light, rng=rng)
     found = calibrate_table(shot.image, table.layout)
-    with pytest.raises(CalibrationError, match="could not find the green die"):
+    with pytest.raises(DiceNotFound, match="could not find the green die") as refusal:
         learn_colours(shot.image, dice_set("camelup-2018"), table=found)
+    assert refusal.value.missing == ("green",)
+    truth = {d.colour: d.box for d in shot.dice}
+    sure = {p.colour: p.box for p in refusal.value.places if p.sure}
+    assert sure.keys() == truth.keys()
+    for colour, box in sure.items():
+        assert _holds(truth[colour], box)
+    assert [p.colour for p in refusal.value.places if not p.sure] == ["green"]
+
+
+@pytest.mark.parametrize(("seed", "leaving_out"), [(3_500_013, ["white"]),
+                                                  (3_500_012, ["blue", "orange"])])
+def test_dice_left_out_are_named_with_where_the_others_were_found(seed, leaving_out):
+    table = random_table(seed, "camelup-2014")
+    light = random_light(np.random.default_rng(seed), "neutral")
+    shot = calibration_frame(table, light, 7, leaving_out=leaving_out)
+    with pytest.raises(DiceNotFound) as refusal:
+        learn_colours(shot.image, dice_set("camelup-2014"),
+                      table=calibrate_table(shot.image, table.layout))
+    assert refusal.value.missing == tuple(leaving_out)
+    assert f"could not find the {', '.join(leaving_out)} die" in str(refusal.value)
+    truth = {d.colour: d.box for d in shot.dice}
+    assert {p.colour for p in refusal.value.places if p.sure} == truth.keys()
+    for place in refusal.value.places:
+        if place.sure:
+            assert _holds(truth[place.colour], place.box)

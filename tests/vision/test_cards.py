@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 from training.scoring import Score, score_cards
-from vision.calibrate import CalibrationError, TableCalibration, calibrate_table
+from vision.calibrate import CalibrationError, DiceNotFound, TableCalibration, calibrate_table
 from vision.cards import CardReader, learn_card_colours
 from vision.colours import DiceColours
 from vision.settle import CARD_REACH, GONE, LANDED, Settler
@@ -96,6 +96,21 @@ def test_colour_calibration_without_every_camel_says_so_in_one_line():
         learn_card_colours(np.full((480, 640, 3), 120, np.uint8))
 
 
+def test_a_card_left_out_is_named_with_where_the_others_were_found():
+    """For a picture of where the reader looked: each card found, taken for its own camel."""
+    table = random_table(5)
+    shot = card_calibration_frame(table, random_light(np.random.default_rng(5), "neutral"), 5,
+                                  leaving_out=["green"])
+    with pytest.raises(DiceNotFound, match=r"^found 4 racing cards") as refusal:
+        learn_card_colours(shot.image, table=calibrate_table(shot.image, table.layout))
+    assert refusal.value.missing == ("green",)
+    truth = {card.camel: card.box for card in shot.cards}
+    places = {place.colour: place.box for place in refusal.value.places}
+    assert places.keys() == truth.keys()
+    for camel, box in places.items():
+        assert np.abs(np.subtract(box, truth[camel])).max() <= 4
+
+
 def test_colour_calibration_refuses_two_cards_of_one_camel_for_two_camels():
     table = random_table(7)
     light = random_light(np.random.default_rng(1), "neutral")
@@ -103,8 +118,12 @@ def test_colour_calibration_refuses_two_cards_of_one_camel_for_two_camels():
     cards = [CardPose(camel, 1, x, y, 0.0) for camel, (x, y)
              in zip(["blue", "green", "orange", "orange", "white"], places, strict=True)]
     shot = render_cards(table, cards, light, rng=np.random.default_rng(2)).image
-    with pytest.raises(CalibrationError, match=r"^the orange and yellow cards look alike"):
+    with pytest.raises(DiceNotFound, match=r"^the orange and yellow cards look alike") as \
+            refusal:
         learn_card_colours(shot, table=calibrate_table(shot, table.layout))
+    assert refusal.value.missing == ("orange", "yellow")
+    assert sorted((p.colour, p.sure) for p in refusal.value.places) == [
+        ("blue", True), ("green", True), ("orange", False), ("white", True), ("yellow", False)]
 
 
 @pytest.mark.parametrize(("seed", "light"), [(1, "neutral"), (3, "glare")])

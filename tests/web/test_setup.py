@@ -5,6 +5,7 @@ import random
 import tomllib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,7 +15,7 @@ from tests.web.conftest import PIN, csrf
 from tests.web.test_camera import JPEG, Camera
 from vision.sources import CameraSettings
 from vision.stage import Stage
-from vision.synth import random_light, random_table
+from vision.synth import calibration_frame, random_light, random_table
 from vision.synth_board import board_session
 from vision.synth_cards import card_calibration_frame
 from web import create_app
@@ -326,6 +327,76 @@ def test_dice_not_found_are_named_in_the_page_s_words(calibrating):
                                      "dice": "blue, green, orange, yellow, white"}
 
 
+def near(image, bgr, tolerance=40):
+    """How many pixels of `image` lie within `tolerance` of `bgr` in every channel."""
+    return int((np.abs(image.astype(int) - bgr).max(axis=2) <= tolerance).sum())
+
+
+def test_a_die_not_found_is_shown_where_the_camera_looked_until_a_step_is_taken(calibrating):
+    """The yellow die forgotten when the dice are laid out: the refusal names it, and the
+    frame it was tried on is served drawn: the roll zone, and above each die found a swatch of
+    the colour it was taken for, none of yellow's; the dice learned at the next try take it
+    away."""
+    client, calibrator, stage = calibrating
+    assert client.get("/api/calibration/refused.jpg").status_code == 404
+    client.post("/api/calibration/markers", headers=WITH_PIN)
+    shot = calibration_frame(stage.table, stage.light, 5, leaving_out=["yellow"])
+    calibrator.camera.image = shot.image
+    answer = client.post("/api/calibration/colours", headers=WITH_PIN)
+    assert answer.status_code == 422
+    assert (answer.json["key"], answer.json["params"]) == (
+        "refusal.calibration.dice_missing", {"found": 4, "count": 5, "dice": "yellow"})
+    status = client.get("/api/calibration").json
+    assert status["refused"] == {"step": "colours", "error": answer.json["error"], "picture": 1,
+                                 "key": answer.json["key"], "params": answer.json["params"]}
+    assert status["unsaved"] == ["table"]
+    served = client.get("/api/calibration/refused.jpg?n=1")
+    assert served.status_code == 200 and served.mimetype == "image/jpeg"
+    drawn = cv2.imdecode(np.frombuffer(served.data, np.uint8), cv2.IMREAD_COLOR)
+    raw = shot.image
+    assert drawn.shape == raw.shape
+    body = {d.colour: d.body_bgr for d in stage.table.dice.dice}
+    assert sorted(d.colour for d in shot.dice) == ["blue", "green", "orange", "white"]
+    for die in shot.dice:
+        x0, y0, x1, y1 = die.box
+        above = (slice(y0 - 26, y0 + 4), slice(x0 - 4, x0 + 32))
+        assert near(drawn[above], body[die.colour]) - near(raw[above], body[die.colour]) > 80
+        around = (slice(y0 - 8, y1 + 8), slice(x0 - 8, x1 + 8))
+        assert near(drawn[around], (60, 200, 60)) - near(raw[around], (60, 200, 60)) > 40
+    assert near(drawn, body["yellow"]) - near(raw, body["yellow"]) < 20
+    for (ax, ay), (bx, by) in zip(status["table"]["zone"], status["table"]["zone"][1:],
+                                  strict=False):
+        x, y = round((ax + bx) / 2), round((ay + by) / 2)
+        assert near(drawn[y - 2:y + 3, x - 2:x + 3], (230, 200, 40), 60) > 0
+
+    calibrator.camera.image = stage.calibration_frame().image
+    learned = client.post("/api/calibration/colours", headers=WITH_PIN).json
+    assert learned["colours"] == "camelup-2014" and learned["refused"] is None
+    assert client.get("/api/calibration").json["refused"] is None
+    gone = client.get("/api/calibration/refused.jpg")
+    assert (gone.status_code, gone.json["error"]) == (
+        404, "no colours step is refused now: there is no picture of where the camera looked")
+
+
+def test_each_refusal_of_the_colours_step_is_pictured_anew(calibrating):
+    """A second try refused shows its own frame, numbered anew for the page to fetch; a try
+    refused for another reason shows none."""
+    client, calibrator, stage = calibrating
+    client.post("/api/calibration/markers", headers=WITH_PIN)
+    pictures = []
+    for forgotten in (["yellow"], ["blue", "white"]):
+        calibrator.camera.image = calibration_frame(stage.table, stage.light, 5,
+                                                    leaving_out=forgotten).image
+        assert client.post("/api/calibration/colours", headers=WITH_PIN).status_code == 422
+        refused = client.get("/api/calibration").json["refused"]
+        assert refused["params"]["dice"] == ", ".join(forgotten)
+        pictures.append((refused["picture"], client.get("/api/calibration/refused.jpg").data))
+    assert [n for n, _ in pictures] == [1, 2] and pictures[0][1] != pictures[1][1]
+    calibrator.camera.latest = lambda: None
+    assert client.post("/api/calibration/colours", headers=WITH_PIN).status_code == 422
+    assert client.get("/api/calibration").json["refused"] is None
+
+
 def test_markers_tapped_square_on_are_refused_in_the_page_s_words_when_the_dice_are_learnt(
         calibrating):
     """Seen from straight above the table, the picture cannot tell where a die's top lies."""
@@ -364,6 +435,26 @@ def test_the_colours_of_camel_up_cards_racing_cards_are_learned(tmp_path, table)
     client.post("/api/calibration/save", headers=WITH_PIN)
     assert calibrator.vision().colours_for("camelup-cards") is not None
     assert calibrator.settler("camelup-cards").reader.colours is not None
+
+
+@pytest.mark.parametrize("header", [CARDS_HEADER])
+def test_a_racing_card_not_found_is_pictured_where_the_camera_looked(tmp_path, table):
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    scene = random_table(5)
+    shot = card_calibration_frame(scene, random_light(np.random.default_rng(5), "neutral"), 5,
+                                  leaving_out=["green"])
+    calibrator.camera = StillCamera(shot.image, None)
+    client = create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "k",
+                                "CALIBRATOR": calibrator}).test_client()
+    answer = client.post("/api/calibration/colours", headers=WITH_PIN)
+    assert answer.json["key"] == "refusal.calibration.cards_missing"
+    assert client.get("/api/calibration").json["refused"]["params"]["found"] == 4
+    drawn = cv2.imdecode(np.frombuffer(client.get("/api/calibration/refused.jpg").data,
+                                       np.uint8), cv2.IMREAD_COLOR)
+    for card in shot.cards:
+        x0, y0, x1, _ = card.box
+        edge = (slice(y0 - 6, y0 + 6), slice(x0, x1))   # the box's top side
+        assert near(drawn[edge], (60, 200, 60)) - near(shot.image[edge], (60, 200, 60)) > 60
 
 
 def test_the_camels_step_shows_the_board_camera_where_the_table_has_one(table, tmp_path):

@@ -15,6 +15,7 @@ from tests.web.test_browser import PHONE, shoot
 from tests.web.test_setup import CARDS_HEADER
 from vision.sources import Frame
 from vision.stage import Stage
+from vision.synth import calibration_frame
 from vision.synth_board import board_session
 from web import create_app
 from web.server import Server
@@ -306,6 +307,51 @@ def test_the_camels_are_learned_on_the_board_camera_s_picture(browser, tmp_path)
             shoot(page, "calibrate-board-camera-phone")
             assert calibrator.vision().board_calibration.image_size == (1280, 720)
             assert calibrator.vision().calibration is None
+            assert page.errors == []
+        finally:
+            table.close()
+            server.close()
+
+
+def test_a_die_not_found_is_shown_under_the_refusal_where_the_camera_looked(browser, tmp_path):
+    """The yellow die forgotten: under the refusal, in the page's language, the frame the
+    colours were tried on, drawn with where each die was found; gone once they are learned
+    from all the dice."""
+    stage = Stage("camelup-2014", seed=11, hard_share=0.0)
+    source = StillSource(calibration_frame(stage.table, stage.light, 5,
+                                           leaving_out=["yellow"]).image)
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = TableCamera(lambda: source, lambda game: None, pace=True)
+    with Table(stored_game(tmp_path / "game.sqlite3")) as table, \
+            calibrator.camera.attach(table):
+        server = Server(create_app(table, {"PIN": PIN, "CALIBRATOR": calibrator}),
+                        host="127.0.0.1", port=0, streams=8).start()
+        try:
+            page = phone(browser, server.url + "calibrate?lang=fr")
+            unlock(page)
+            expect(page.locator("#colours-refused")).to_be_hidden()
+            page.click("#find-markers")
+            expect(page.locator("#board-state")).to_have_text("fait")
+            page.click("#learn-colours")
+            expect(page.locator("#colours-refusal")).to_have_text(
+                "4 dés trouvés, le jeu en a 5 (il manque : jaune) : posez-les tous en vue, "
+                "séparés, puis réessayez")
+            expect(page.locator("#colours-refused figcaption")).to_contain_text(
+                "Là où la caméra a cherché")
+            picture = page.locator("#refused-picture")
+            expect(picture).to_be_visible()
+            expect(picture).to_have_attribute("src", "/api/calibration/refused.jpg?n=1")
+            eventually(lambda: picture.evaluate("img => img.complete && img.naturalWidth") == 640,
+                       timeout=10.0)
+            shoot(page, "calibrate-refused-phone")
+
+            every_die = stage.calibration_frame().image
+            source.image = every_die
+            eventually(lambda: calibrator.camera.latest()[1] is every_die, timeout=10.0)
+            page.click("#learn-colours")
+            expect(page.locator("#colours-state")).to_have_text("fait pour Camel Up (2014)")
+            expect(page.locator("#colours-refused")).to_be_hidden()
+            assert picture.get_attribute("src") is None
             assert page.errors == []
         finally:
             table.close()

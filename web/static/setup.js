@@ -265,7 +265,21 @@
       const unsaved = status.unsaved.map((found) => t(`calibrate.found.${found}`));
       $("save-state").textContent = unsaved.length
         ? `${words["calibrate.unsaved"]} ${listOf(unsaved)}` : "";
+      showRefused(status.refused);
       draw();
+    };
+    // The colours step refused for a die not found: its line, and the frame it was tried
+    // on with where the camera found each die, until the next step is taken.
+    const showRefused = (refused) => {
+      const picture = $("refused-picture");
+      $("colours-refused").hidden = !refused;
+      if (!refused) {
+        picture.removeAttribute("src");
+        return;
+      }
+      $("colours-refusal").textContent = worded(refused, refused.error);
+      const src = `/api/calibration/refused.jpg?n=${refused.picture}`;
+      if (picture.getAttribute("src") !== src) picture.src = src;
     };
     image.addEventListener("load", draw);
 
@@ -274,7 +288,10 @@
       $(button).disabled = true;
       const next = await call("POST", path);
       $(button).disabled = false;
-      if (!next) return;
+      if (!next) {
+        refresh();   // a refusal may come with a picture of where the camera looked
+        return;
+      }
       show(next);
       if (done) say(done);
     });

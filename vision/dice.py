@@ -93,7 +93,8 @@ class DiceReader:
         """Every die found in `frame`, most confident first."""
         x0, y0, image = self._crop(frame)
         scales = [DIE / self.die_size] if self.die_size else search_scales(image.shape)
-        found = spots_at(image, scales, least=_LEAST_DIE)
+        zone = None if self.zone is None else self.zone - (x0, y0)
+        found = spots_at(image, scales, least=_LEAST_DIE, zone=zone)
         smooth = cv2.GaussianBlur(image, (3, 3), 0)
         if self.table is None:
             dice = second_look(image, merge(found))

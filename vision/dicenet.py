@@ -38,6 +38,13 @@ _LOCAL = DIE * 0.6
 
 #: how far from its surroundings (in local spreads) a pixel must stand to be worth a look
 _BUSY = 1.5
+#: or how far its grey level must lie from theirs, as a share of their level (and a little)
+_BUSY_LEVEL = 0.3
+#: or how far its colour (the colour-difference channels) must lie from theirs
+_BUSY_COLOUR = 0.5
+
+#: what stands out this near a zone's edge (a share of a die's side) is the edge's own
+_EDGE = 0.2
 
 #: the spots that vote on a die's face: those at its scale within this share of its side
 _VOTE = 0.25
@@ -61,7 +68,12 @@ def prepare(image: np.ndarray) -> np.ndarray:
     return np.stack([local, (r - g) / 64.0, (b - g) / 64.0])
 
 
-def _local_mean(values: np.ndarray) -> np.ndarray:
+def _local_mean(values: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
+    """The mean of `values` round each place, over a Gaussian of `_LOCAL` pixels; with a mask
+    `where`, of the values where it is set alone."""
+    if where is not None:
+        weight = where.astype(np.float32)
+        return _local_mean(values * weight) / np.maximum(_local_mean(weight), 1e-3)
     height, width = values.shape
     small = cv2.resize(values, (max(1, width // 4), max(1, height // 4)),
                        interpolation=cv2.INTER_AREA)
@@ -138,14 +150,33 @@ def _softmax(logits: np.ndarray, axis: int) -> np.ndarray:
     return odds / odds.sum(axis=axis, keepdims=True)
 
 
-def busy_regions(inputs: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1) of `inputs` that hold everything that stands out from its
-    surroundings, with a window's reach round it: the network need look nowhere else (a
-    die's pips and edges always stand out, a bare mat never does). The whole image when most
+def standing_out(image: np.ndarray, inputs: np.ndarray, zone: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """Where `image` (BGR; `inputs`, the network's input prepared from it) stands out from
+    its surroundings: in brightness against their spread (a die's pips and edges), in
+    brightness against their level (in dim light a die's pips and edges stand out less than
+    the spread a lit table allows its grain), or in colour. With a `zone` (a mask), only what
+    stands out inside it, clear of its edge, and against surroundings inside it too: the
+    zone's own edge (a mat's border, a tray's rim) stands out all along it."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    level = _local_mean(grey, zone)
+    busy = (np.abs(inputs[0]) > _BUSY) | (np.abs(grey - level) > _BUSY_LEVEL * (level + 16.0))
+    for colour in inputs[1:]:
+        busy |= np.abs(colour - _local_mean(colour, zone)) > _BUSY_COLOUR
+    if zone is not None:
+        edge = round(_EDGE * DIE)
+        busy &= cv2.erode(zone.astype(np.uint8), np.ones((2 * edge + 1, 2 * edge + 1),
+                                                         np.uint8)).astype(bool)
+    return busy
+
+
+def busy_regions(busy: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of an image that hold everything set in its mask `busy` (what
+    stands out, `standing_out`), with a window's reach round it: the network need look
+    nowhere else (a die always stands out, a bare mat never does). The whole image when most
     of it is busy (a hand, a grained table)."""
-    height, width = inputs.shape[1:]
-    busy = (np.abs(inputs[0]) > _BUSY).astype(np.float32)
-    small = cv2.resize(busy, (max(1, width // STRIDE), max(1, height // STRIDE)),
+    height, width = busy.shape
+    small = cv2.resize(busy.astype(np.float32), (max(1, width // STRIDE), max(1, height // STRIDE)),
                        interpolation=cv2.INTER_AREA) > 0
     reach = WINDOW // (2 * STRIDE) + 1
     grown = cv2.dilate(small.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
@@ -164,18 +195,22 @@ def busy_regions(inputs: np.ndarray) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
-def spots(image: np.ndarray, scale: float, *, least: float = 0.5,
-          model: Path = MODEL) -> list[Spot]:
+def spots(image: np.ndarray, scale: float, *, least: float = 0.5, model: Path = MODEL,
+          zone: np.ndarray | None = None) -> list[Spot]:
     """The places where the network, run on `image` resized by `scale`, sees a die at least
     `least` surely, in `image`'s pixels; a die of `DIE / scale` pixels is what it looks for.
-    It is run only where something stands out (busy_regions)."""
+    It is run only where something stands out (busy_regions), and with a `zone` (a polygon in
+    `image`'s pixels) only round what stands out inside it."""
     height, width = image.shape[:2]
     size = (max(WINDOW, round(width * scale)), max(WINDOW, round(height * scale)))
-    inputs = prepare(_scaled(image, size, scale))
+    scaled = _scaled(image, size, scale)
+    inputs = prepare(scaled)
     centre = (WINDOW - 1) / 2
     sx, sy = width / size[0], height / size[1]
+    busy = standing_out(scaled, inputs, None if zone is None
+                        else _inside(zone / (sx, sy), inputs.shape[1:]))
     found = []
-    for x0, y0, x1, y1 in busy_regions(inputs):
+    for x0, y0, x1, y1 in busy_regions(busy):
         probs = probabilities(inputs[:, y0:y1, x0:x1], model=model)
         rows, cols = np.nonzero(probs[0] <= 1.0 - least)
         found += [Spot((x0 + STRIDE * c + centre) * sx, (y0 + STRIDE * r + centre) * sy,
@@ -185,10 +220,32 @@ def spots(image: np.ndarray, scale: float, *, least: float = 0.5,
 
 
 def spots_at(image: np.ndarray, scales: list[float], *, least: float = 0.5,
-             model: Path = MODEL) -> list[Spot]:
+             model: Path = MODEL, zone: np.ndarray | None = None) -> list[Spot]:
     """The places where the network sees a die at least `least` surely, at each of
     `scales` (spots), together."""
-    return [spot for scale in scales for spot in spots(image, scale, least=least, model=model)]
+    return [spot for scale in scales
+            for spot in spots(image, scale, least=least, model=model, zone=zone)]
+
+
+def die_near(image: np.ndarray, x: float, y: float, side: float, *,
+             model: Path = MODEL) -> float:
+    """How sure the network is that a die of `side` pixels has its top face's middle within
+    a third of a side of (x, y) in `image`: the surest of its answers there (0 where nothing
+    stands out)."""
+    x0, y0 = max(0, round(x - 2 * side)), max(0, round(y - 2 * side))
+    crop = image[y0:max(0, round(y + 2 * side)), x0:max(0, round(x + 2 * side))]
+    if min(crop.shape[:2]) < side:
+        return 0.0
+    near = [s.die for s in spots(crop, DIE / side, least=0.0, model=model)
+            if abs(s.x + x0 - x) <= side / 3 and abs(s.y + y0 - y) <= side / 3]
+    return max(near, default=0.0)
+
+
+def _inside(zone: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A mask of `shape` set inside the polygon `zone` (in its pixels)."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(zone).astype(np.int32).reshape(-1, 1, 2)], 1)
+    return mask.astype(bool)
 
 
 def search_scales(shape: tuple[int, ...]) -> list[float]:

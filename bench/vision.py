@@ -5,7 +5,8 @@ Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--dice-only] [--card
 
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice), on tables from
-VALIDATION_SESSIONS on, which nothing was tuned on. Real photos: the labelled sets in
+VALIDATION_SESSIONS on, which nothing was tuned on; and set-up frames of those tables with one
+die left out, which calibration should refuse. Real photos: the labelled sets in
 ../shared/data/dice-photos, read with no calibration (`--dice any`): each set's validation
 photos (never trained or tuned on), then its training photos (a training figure, printed as
 such), then the validation photos resized or turned as another camera would take them.
@@ -39,7 +40,7 @@ import numpy as np  # noqa: E402
 
 from training.labelled import SETS, resized, split, turned  # noqa: E402
 from training.scoring import Score, TrueDie, score, score_cards  # noqa: E402
-from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
+from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
 from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
@@ -51,7 +52,13 @@ from vision.rendered_set import (  # noqa: E402
     rendered_table,
 )
 from vision.settle import Settler  # noqa: E402
-from vision.synth import LIGHTS, random_light, random_table, roll_sequence  # noqa: E402
+from vision.synth import (  # noqa: E402
+    LIGHTS,
+    calibration_frame,
+    random_light,
+    random_table,
+    roll_sequence,
+)
 from vision.synth_cards import card_calibration_frame, card_frame  # noqa: E402
 from vision.synth_colour_dice import calibration_frame as colour_calibration_frame  # noqa: E402
 from vision.synth_colour_dice import colour_dice_table  # noqa: E402
@@ -94,6 +101,26 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     for kind, _, _ in total.misses:
         kinds[kind] += 1
     print("  what went amiss: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+
+
+def left_out(tables: int) -> None:
+    """Colour calibration from set-up frames with one die left out, as a person who forgot
+    it lays them: each should be refused, naming that die; one taken would misname the die
+    all game."""
+    accepted = []
+    for session in range(VALIDATION_SESSIONS, VALIDATION_SESSIONS + tables):
+        table = rendered_table(session)
+        dice = dice_set(table.game)
+        gone = dice.colours[session % len(dice.colours)]
+        shot = calibration_frame(table.table, table.light, session, leaving_out=[gone])
+        try:
+            learn_colours(shot.image, dice, table=calibrate_table(shot.image, table.table.layout))
+            accepted.append(f"{session} ({table.game}, {table.light_name}, {gone})")
+        except CalibrationError:
+            continue
+    print(f"set-up frames with one die left out (tables {VALIDATION_SESSIONS} to "
+          f"{VALIDATION_SESSIONS + tables - 1}, never tuned on): {len(accepted)} of {tables} "
+          f"taken, which should all be refused{': ' if accepted else ''}{', '.join(accepted)}")
 
 
 def real_photos(parts: tuple[str, ...] = ("validation", "train")) -> None:
@@ -273,6 +300,7 @@ def main() -> None:
     if not args.quick:
         real_photos()
     rendered(200 if args.quick else args.dice)
+    left_out(12 if args.quick else 300)
     if args.dice_only:
         return
     cards(6 if args.quick else 100)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from companion.errors import CalibrationError
 from vision.aruco import detect_markers
 from vision.colours import MAX_DISTANCE, DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dice import DiceReader
+from vision.dicenet import die_near
 from vision.dicesets import DiceSet
 from vision.markers import MARKER_IDS
 from vision.table import TableLayout
@@ -27,6 +29,10 @@ from vision.table import TableLayout
 #: the corners of three markers seen must fit the table's layout to within this many pixels
 #: for the fourth to be placed from them
 _CORNER_FIT = 4.0
+#: how far (colour_distance) a die's colour may lie from where the light's shift of every
+#: die's colour puts it: on rendered tuning tables (500,000-500,399) every die lies within
+#: about 2, and a shadow, the mat or another die's side taken for a die left out 4.8 or more
+_OFF_SHIFT = 3.0
 
 
 class MarkersNotSeen(CalibrationError):
@@ -328,28 +334,29 @@ def learn_colours(image: np.ndarray, dice: DiceSet, *,
     reader = DiceReader(table=table, threshold=0.0)
     colours = dice.colours
     seen = [(r.box, r.bgr) for r in sorted(reader.read(image), key=lambda r: -r.confidence)
-            if r.bgr is not None]
+            if r.bgr is not None and r.confidence >= 0.5]
     nominal = colour_feature(np.array([d.body_bgr for d in dice.dice], np.float64))
     assignment, odd = _assigned(seen, nominal)
     if (assignment is None or odd.any()) and table is not None:
         # a die the reader missed, its place taken by a side face or a shadow of another
         mat = _standing_out(image, table)
         seen += [blob for blob in _blobs_on_mat(mat, table)
-                 if not any(_holds(box, blob[0]) for box, _ in seen)]
+                 if _another_die(image, blob[0], [box for box, _ in seen], table)]
         assignment, odd = _assigned(seen, nominal)
         if assignment is None or odd.any():
-            seen, assignment, odd = _with_colour_search(mat, table, seen, nominal)
+            seen, assignment, odd = _with_colour_search(image, mat, table, seen, nominal)
     if assignment is None or odd.any():
         raise _not_found(seen, assignment, odd, nominal, colours)
     return DiceColours({colour: seen[k][1] for colour, k in zip(colours, assignment,
                                                                 strict=True)})
 
 
-def _with_colour_search(mat: _Mat, table: TableCalibration, seen: list,
+def _with_colour_search(image: np.ndarray, mat: _Mat, table: TableCalibration, seen: list,
                         nominal: np.ndarray) -> tuple[list, list[int] | None, np.ndarray]:
     """`seen`, its places matched to the set's dice as `_assigned` matches them, with each die
     not found for sure looked for by the colour this light gives it: the median shift from
-    nominal of the dice found for sure, added to its own nominal colour."""
+    nominal of the dice found for sure, added to its own nominal colour: a patch of that colour
+    that holds another die (`_another_die`)."""
     found = _surely_found(seen, nominal)
     if len(found) < 2:
         return seen, *_assigned(seen, nominal)   # too few to tell what the light does
@@ -361,7 +368,7 @@ def _with_colour_search(mat: _Mat, table: TableCalibration, seen: list,
     for die in range(len(nominal)):
         if die not in places:
             place = _by_colour(mat, table, expected, die, taken)
-            if place is None:
+            if place is None or not _another_die(image, place[0], taken, table):
                 return seen, *_assigned(seen, nominal)
             places[die] = place
     chosen = [places[die] for die in range(len(nominal))]
@@ -378,38 +385,40 @@ def _surely_found(seen: list, nominal: np.ndarray) -> dict[int, int]:
     if assignment is not None:
         return {die: int(place) for die, (place, far) in enumerate(zip(assignment, odd,
                                                                        strict=True)) if not far}
-    dice, gaps = _matched(seen, nominal)
-    return {die: place for place, (die, far) in enumerate(zip(dice, _far(gaps), strict=True))
-            if not far}
+    dice, far = _matched(seen, nominal)
+    return {die: place for place, (die, off) in enumerate(zip(dice, far, strict=True))
+            if not off}
 
 
 def _assigned(seen: list, nominal: np.ndarray) -> tuple[list[int] | None, np.ndarray]:
     """Which of the places `seen` (box, colour; surest first) is each of the set's dice
     (`nominal`: their colours' features), each once, nearest overall: None when there are too
     few; and which dice lie far off the others' shift. The light shifts every die's colour
-    alike; one die far off is a shadow or a marker taken for it, and learning it would misname
-    that die all game."""
+    alike; one die far off is a shadow, the mat or another die's side taken for it, and
+    learning it would misname that die all game."""
     if len(seen) < len(nominal):
         return None, np.zeros(len(nominal), bool)
     measured = colour_feature(np.array([bgr for _, bgr in seen[:len(nominal) + 4]],
                                        np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
     assignment = cheapest_assignment(cost)
-    return assignment, _far(cost[np.arange(len(nominal)), assignment])
+    return assignment, _far(measured[assignment], nominal)
 
 
 def _matched(seen: list, nominal: np.ndarray) -> tuple[list[int], np.ndarray]:
     """For each of the places `seen` (no more than the set has dice), the die of the set it
-    is, each die once, nearest overall; and how far each lies from its die's colour."""
+    is, each die once, nearest overall; and which lie far off the others' shift."""
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
     cost = colour_distance(measured[:, None], nominal[None])
     dice = cheapest_assignment(cost)
-    return dice, cost[np.arange(len(dice)), dice]
+    return dice, _far(measured, nominal[dice])
 
 
-def _far(gaps: np.ndarray) -> np.ndarray:
-    """Which of the dice matched lie far off the others' shift from their colours."""
-    return gaps > 2.5 * float(np.median(gaps)) + 2.0
+def _far(measured: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Which of the dice matched (their colours' features `measured`, their nominal ones
+    `expected`) lie far off the shift the light gives every die: the median of their own."""
+    shift = np.median(measured - expected, axis=0)
+    return colour_distance(measured, expected + shift) > _OFF_SHIFT
 
 
 def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nominal: np.ndarray,
@@ -419,8 +428,7 @@ def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nomina
     on the table, and holds each place found with the die it was taken for."""
     if assignment is None:
         # the places found matched to the nearest of the set's dice, each once
-        dice, gaps = _matched(seen, nominal) if seen else ([], np.zeros(0))
-        far = _far(gaps) if seen else np.zeros(0, bool)
+        dice, far = _matched(seen, nominal) if seen else ([], np.zeros(0, bool))
         places = [Place(box, colours[die], not bool(f))
                   for (box, _), die, f in zip(seen, dice, far, strict=True)]
         missing = [c for k, c in enumerate(colours) if k not in dice]
@@ -435,6 +443,20 @@ def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nomina
     return DiceNotFound(f"could not find the {', '.join(missing)} die for sure: lay all the "
                         "dice in the roll zone, apart and in full light, and try again",
                         places, missing)
+
+
+def _another_die(image: np.ndarray, box: tuple[int, int, int, int],
+                 taken: Sequence[tuple[int, int, int, int]], table: TableCalibration) -> bool:
+    """Whether `box`, a place found by what stands out from the mat or by a die's colour
+    alone, holds a die besides those at the places `taken`: its middle lies most of a die's
+    side from theirs, and the network sees a die's top there. Without it, where a die was
+    left out, the mat's corner, a die's shadow, its side or a highlight on it would be learned
+    as that die."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    side = table.die_size
+    return (all(math.hypot(x - (t[0] + t[2]) / 2, y - (t[1] + t[3]) / 2) >= 0.75 * side
+                for t in taken)
+            and die_near(image, x, y, side) >= 0.5)
 
 
 def _blobs_on_mat(mat: _Mat, table: TableCalibration
@@ -517,12 +539,6 @@ def _standing_out(image: np.ndarray, table: TableCalibration) -> _Mat:
     out = ((np.abs(crop - bare).max(axis=2) > 18) & (inside > 0)).astype(np.uint8)
     return _Mat(crop, bare, cv2.morphologyEx(out, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
                 x, y)
-
-
-def _holds(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
-    """Whether `box` holds the centre of `other`."""
-    cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
-    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def cheapest_assignment(cost: np.ndarray) -> list[int]:

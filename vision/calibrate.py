@@ -425,14 +425,16 @@ def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nomina
                colours: Sequence[str]) -> DiceNotFound:
     """The refusal of a frame whose dice were not all found (`assignment` None: too few
     places `seen`), or not all for sure (`odd`): it names the colours a person must look for
-    on the table, and holds each place found with the die it was taken for."""
+    on the table (a die matched only to a place far off the light's shift too: a side face
+    or a shadow is not that die), and holds each place found with the die it was taken for."""
     if assignment is None:
         # the places found matched to the nearest of the set's dice, each once
         dice, far = _matched(seen, nominal) if seen else ([], np.zeros(0, bool))
         places = [Place(box, colours[die], not bool(f))
                   for (box, _), die, f in zip(seen, dice, far, strict=True)]
-        missing = [c for k, c in enumerate(colours) if k not in dice]
-        return DiceNotFound(f"found {len(seen)} dice, the game has {len(colours)}: could not "
+        sure = {die for die, f in zip(dice, far, strict=True) if not f}
+        missing = [c for k, c in enumerate(colours) if k not in sure]
+        return DiceNotFound(f"found {len(sure)} dice, the game has {len(colours)}: could not "
                             f"find the {', '.join(missing)} die; lay all of them in view, "
                             "apart, and try again", places, missing)
     die_at = {place: die for die, place in enumerate(assignment)}

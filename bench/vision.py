@@ -12,8 +12,10 @@ photos (never trained or tuned on), then its training photos (a training figure,
 such), then the validation photos resized or turned as another camera would take them.
 Times are per frame on one core, at 640x480 and 1280x720 (the fastest of five runs of each
 frame, the median over the frames): settling alone (a frame the reader is not run on), and a
-full read of the roll zone (what a still frame costs on top). Racing cards: rendered frames of
-the reveal zone, read with the table's calibration and without it, and the time of a read.
+full read of the roll zone (what a still frame costs on top). Memory: the resident memory of
+a process that does nothing but read 1280x720 frames with a calibrated reader. Racing
+cards: rendered frames of the reveal zone, read with the table's calibration and without it,
+and the time of a read.
 The Last Camel: its two colour dice on rendered tables under every light, calibrated
 (markers, then one shot of the two dice), and the time of a read.
 """
@@ -22,7 +24,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -182,6 +187,45 @@ def speed(size: tuple[int, int], repeats: int = 5) -> None:
           f"(--dice any) {np.median(anywhere) * 1e3:.0f} ms")
 
 
+#: what the memory's child process runs: a calibrated reader, as the table's camera holds it,
+#: reading the frames handed to it one at a time, as a camera gives them; then its peak and
+#: present resident memory, in kB
+_READER_ALONE = """
+import pathlib, pickle, sys
+import cv2
+import numpy as np
+from vision.dice import DiceReader
+from vision.dicesets import dice_set
+cv2.setNumThreads(1)
+folder = pathlib.Path(sys.argv[1])
+reader = DiceReader(dice_set("camelup-2018"),
+                    table=pickle.loads((folder / "table.pickle").read_bytes()))
+for frame in sorted(folder.glob("*.npy")):
+    reader.read(np.load(frame))
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+print(status["VmHWM"].split()[0], status["VmRSS"].split()[0])
+"""
+
+
+def reader_memory(size: tuple[int, int] = (1280, 720)) -> None:
+    """The resident memory of a process that reads dice and nothing else (a calibrated
+    reader, the frames of a rendered roll handed to it already drawn): its peak, and what it
+    holds after the reads."""
+    frames, _ = roll_sequence(5, "camelup-2018", size=size, dice=3)
+    table = calibrate_table(frames[0].image, frames[0].layout)
+    images = [f.image for f in frames if f.dice][::4]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "table.pickle").write_bytes(pickle.dumps(table))
+        for k, image in enumerate(images):
+            np.save(Path(folder) / f"{k:03d}.npy", image)
+        out = subprocess.run([sys.executable, "-c", _READER_ALONE, folder], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout
+    peak, now = (int(v) / 1024 for v in out.split())
+    w, h = size
+    print(f"resident memory of a process reading {len(images)} {w}x{h} frames with a "
+          f"calibrated reader: peak {peak:.0f} MB, after {now:.0f} MB")
+
+
 def _fastest(run: Callable[[np.ndarray], object], image: np.ndarray, *, repeats: int
              ) -> float:
     """The shortest of `repeats` runs of `run` on `image`, in seconds."""
@@ -297,6 +341,7 @@ def main() -> None:
         return
     speed((640, 480))
     speed((1280, 720))
+    reader_memory()
     if not args.quick:
         real_photos()
     rendered(200 if args.quick else args.dice)

@@ -32,6 +32,8 @@ LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
 _SUPERSAMPLE = 2
 _GRAIN_ROWS = 64
 """Rows of a frame whose sensor grain is drawn at once."""
+_BAND_ROWS = 120
+"""Rows of bare table a frame is shrunk from at once (`render`)."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +45,13 @@ class Camera:
     target: tuple[float, float, float] = (120.0, 88.0, 0.0)
     focal: float = 570.0
     size: tuple[int, int] = (640, 480)
+    origin: tuple[float, float] = (0.0, 0.0)
+    """Where the part of the image drawn starts (pixels of `size`): a band of rows drawn on
+    its own (`render`) is seen by the camera with its top here, the rest as the whole's."""
 
     def matrices(self, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """K (intrinsics), R (table to camera rotation) and t, for an image `scale` times the
-        camera's size."""
+        camera's size, seen from `origin`."""
         c = np.array(self.position, np.float64)
         forward = np.array(self.target, np.float64) - c
         forward /= np.linalg.norm(forward)
@@ -55,8 +60,9 @@ class Camera:
         down = np.cross(forward, right)
         r = np.stack([right, down, forward])
         w, h = self.size
-        k = np.array([[self.focal * scale, 0, w * scale / 2], [0, self.focal * scale,
-                                                                 h * scale / 2], [0, 0, 1]])
+        ox, oy = self.origin
+        k = np.array([[self.focal * scale, 0, (w / 2 - ox) * scale],
+                      [0, self.focal * scale, (h / 2 - oy) * scale], [0, 0, 1]])
         return k, r, -r @ c
 
     def project(self, points: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -195,7 +201,7 @@ class Table:
     board: BoardLayout | None = None
     _texture: np.ndarray | bytes | None = None
     _texture_origin: tuple[float, float, float] = (0.0, 0.0, 1.0)
-    _lit: dict[tuple[Light, int], np.ndarray] = field(default_factory=dict)
+    _lit: dict[tuple[Light, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @property
     def dice(self) -> DiceSet:
@@ -253,7 +259,7 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
 def drawn(table: Table, light: Light) -> Table:
     """`table` drawn under `light` and kept only as drawn, its texture let go: for a table
     rendered under that one light alone (one with cards painted on), half the memory."""
-    lit = {(light, _SUPERSAMPLE): _draw_table(table, light, _SUPERSAMPLE)}
+    lit = {(light, _SUPERSAMPLE): _lit_table(table, light, _SUPERSAMPLE)}
     return replace(table, _texture=None, _lit=lit)
 
 
@@ -353,43 +359,61 @@ def render(table: Table, dice: Sequence[Pose], light: Light, *,
     w, h = camera.size
     if (light, s) not in table._lit:
         table._lit = {}  # the last light's drawing let go before this one's is drawn
-        table._lit = {(light, s): _draw_table(table, light, s)}
-    image = table._lit[(light, s)].copy()
-    _draw_shadows(image, table, dice, light, s)
-    canvas = Canvas(image, np.full(image.shape[:2], np.inf, np.float32), camera, light,
-                    table.track, s)
+        table._lit = {(light, s): _lit_table(table, light, s)}
+    lit, bare = table._lit[(light, s)]
+    shadows = _shadows(table, dice, light, s)
+    painted = [_hand_paint(hand, light, (w * s, h * s), s) for hand in hands]
     things: tuple[Prop | CamelPose, ...] = (*props,
                                              *(table.camels if camels is None else camels))
-    for thing in sorted(things, key=lambda t: t.depth(camera)):
-        thing.draw(canvas)
-    order = sorted(range(len(dice)), key=lambda i: -_distance(camera, dice[i]))
-    for i in order:
-        motion = moving[i] if i < len(moving) else (0.0, 0.0)
-        if motion != (0.0, 0.0):
-            _draw_moving_die(image, camera, light, dice[i], size=layout.die_size, motion=motion,
-                             s=s)
+    things = tuple(sorted(things, key=lambda t: t.depth(camera)))
+    # the frame is drawn a band of rows at a time, so that a frame's worth of floats (15 MB
+    # for the dice camera, drawn at twice its size) is never held: the rows where something
+    # is drawn, in floats at `s` times the size, each as one band that holds all of every
+    # thing drawn there (OpenCV draws a shape cut by the band's edge a little differently);
+    # the other rows are the bare table, shrunk once. Every pixel goes through what it went
+    # through drawn whole.
+    margin = 2 * s + 2  # edges' width and antialiasing, and a fading die's rows (`faded`)
+    motions = [moving[i] if i < len(moving) else (0.0, 0.0) for i in range(len(dice))]
+    reach = [thing.corners(table.track) for thing in things]
+    reach += [np.vstack([corners for step, _ in _steps(pose, motion)
+                         for corners, *_ in _cube_faces(step.x, step.y, step.yaw,
+                                                        (layout.die_size,) * 3)])
+              for pose, motion in zip(dice, motions, strict=True)]
+    spans = [(math.floor(ys.min()) - margin, math.ceil(ys.max()) + margin + 1)
+             for ys in (camera.project(points, s)[:, 1] for points in reach)]
+    laid = [p for _, p in painted if p is not None]
+    patches = [*laid, *([] if shadows is None else [shadows])]
+    blurred = blur > 0.5
+    image = np.empty((h, w, 3), np.float32 if blurred else np.uint8)
+    for top, bottom, drawn in _bands(h, s, [*spans, *((p.y0, p.y0 + len(p.dark))
+                                                      for p in patches)]):
+        if drawn:
+            band = lit[top * s:bottom * s].astype(np.float32)
+            meets = [a < bottom * s and b > top * s for a, b in spans]
+            _draw_band(band, top, table, light, s,
+                       things=[t for t, m in zip(things, meets, strict=False) if m],
+                       dice=[(d, motion) for d, motion, m in zip(
+                           dice, motions, meets[len(things):], strict=True) if m],
+                       shadows=shadows, hands=laid)
+            if s > 1:
+                band = cv2.resize(band, (w, bottom - top), interpolation=cv2.INTER_AREA)
         else:
-            dice[i].draw(image, camera, light, size=layout.die_size, s=s)
-    hand_masks = [_draw_hand(image, hand, light, s) for hand in hands]
-    del canvas  # with it the full-size drawing and its depths go once the frame is shrunk
-    if s > 1:
-        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
-    if blur > 0.5:
+            band = bare[top:bottom].copy()
+        if not blurred:
+            _grain(band, rng, noise)
+            np.clip(band, 0, 255, out=band)
+        image[top:bottom] = band
+    if blurred:
         image = _motion_blur(image, blur, rng.uniform(0, math.pi))
-    # the sensor's grain drawn a band of rows at a time: the same numbers as drawn at once,
-    # without a frame's worth of them held
-    for top in range(0, h, _GRAIN_ROWS):
-        grain = rng.standard_normal(image[top:top + _GRAIN_ROWS].shape, dtype=np.float32)
-        grain *= np.float32(noise)
-        image[top:top + _GRAIN_ROWS] += grain
-    out = np.clip(image, 0, 255, out=image).astype(np.uint8)
+        _grain(image, rng, noise)
+        image = np.clip(image, 0, 255, out=image).astype(np.uint8)
     if jpeg is not None:
-        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truths = []
     covered = np.zeros((h * s, w * s), bool)
-    for m in hand_masks:
-        covered |= m
+    for mask, _ in painted:
+        covered |= mask
     for pose in dice:
         box = _die_box(camera, pose, layout.die_size)
         x0, y0, x1, y1 = box
@@ -397,7 +421,50 @@ def render(table: Table, dice: Sequence[Pose], light: Light, *,
         hidden = float(patch.mean()) if patch.size else 1.0
         inside = x0 > 0 and y0 > 0 and x1 < w - 1 and y1 < h - 1
         truths.append(pose.truth(box, bool(inside and hidden < 0.05)))
-    return RenderedFrame(out, tuple(truths), light.name, camera, layout, len(hands))
+    return RenderedFrame(image, tuple(truths), light.name, camera, layout, len(hands))
+
+
+def _bands(h: int, s: int, spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, bool]]:
+    """A frame's rows (`h`) in bands (top, bottom, whether anything is drawn there): each run
+    of rows where the `spans` (rows at `s` times the size) drawn over meet is one band, the
+    rest are bands of bare table `_BAND_ROWS` high."""
+    runs: list[list[int]] = []
+    for a, b in sorted((max(0, a // s), min(h, -(-b // s))) for a, b in spans):
+        if a >= b:
+            continue
+        if runs and a < runs[-1][1]:
+            runs[-1][1] = max(runs[-1][1], b)
+        else:
+            runs.append([a, b])
+    row = 0
+    for a, b in [*runs, [h, h]]:
+        for top in range(row, a, _BAND_ROWS):
+            yield top, min(a, top + _BAND_ROWS), False
+        if a < b:
+            yield a, b, True
+        row = b
+
+
+def _draw_band(band: np.ndarray, top: int, table: Table, light: Light, s: int, *,
+               things: Sequence[Prop | CamelPose], dice: Sequence[tuple[Pose, tuple[float, float]]],
+               shadows: _Patch | None, hands: Sequence[_Patch]) -> None:
+    """Draw on `band`, the frame's rows from `top` on at `s` times its size, what lies in
+    it: the dice's shadows, the `things` on the board (in order), the dice (farthest first;
+    each with how far, mm, it moves during the exposure), the hands."""
+    camera = table.camera
+    view = replace(camera, origin=(0.0, float(top)))
+    if shadows is not None:
+        shadows.lay(band, top * s)
+    canvas = Canvas(band, np.full(band.shape[:2], np.inf, np.float32), view, light,
+                    table.track, s)
+    for thing in things:
+        thing.draw(canvas)
+    size = table.layout.die_size
+    for pose, motion in sorted(dice, key=lambda d: -_distance(camera, d[0])):
+        for step, alpha in _steps(pose, motion):
+            step.draw(band, view, light, size=size, s=s, alpha=alpha)
+    for hand in hands:
+        hand.lay(band, top * s)
 
 
 def random_frame(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
@@ -582,15 +649,23 @@ class CamelPose:
 
     def draw(self, canvas: Canvas) -> None:
         """A camel as wooden blocks: a body, a head at its front, its legs hidden below."""
-        length, width, height = canvas.track.camel
-        z0 = self.level * canvas.track.stack_step
+        for x, y, dims, z0 in self._blocks(canvas.track):
+            _draw_block(canvas, self.bgr, x=x, y=y, yaw=self.yaw, dims=dims, z0=z0)
+
+    def corners(self, track: BoardLayout) -> np.ndarray:
+        return np.vstack([corners for x, y, dims, z0 in self._blocks(track)
+                          for corners, *_ in _cube_faces(x, y, self.yaw, dims, z0)])
+
+    def _blocks(self, track: BoardLayout
+                ) -> list[tuple[float, float, tuple[float, float, float], float]]:
+        """The camel's blocks (centre x, y, size, height of the bottom): body, then head."""
+        length, width, height = track.camel
+        z0 = self.level * track.stack_step
         c, n = math.cos(self.yaw), math.sin(self.yaw)
-        _draw_block(canvas, self.bgr, x=self.x, y=self.y, yaw=self.yaw,
-                    dims=(length, width, height), z0=z0)
         reach = 0.42 * length
-        _draw_block(canvas, self.bgr, x=self.x + c * reach, y=self.y + n * reach,
-                    yaw=self.yaw, dims=(0.24 * length, 0.6 * width, 0.5 * height),
-                    z0=z0 + 0.8 * height)
+        return [(self.x, self.y, (length, width, height), z0),
+                (self.x + c * reach, self.y + n * reach,
+                 (0.24 * length, 0.6 * width, 0.5 * height), z0 + 0.8 * height)]
 
 
 def stacked_camels(track: BoardLayout, camels: Sequence[tuple[str, tuple[int, int, int]]],
@@ -630,12 +705,16 @@ class Prop:
     def draw(self, canvas: Canvas) -> None:
         raise NotImplementedError
 
+    def corners(self, track: BoardLayout) -> np.ndarray:
+        """Points (N x 3, table mm) whose outline holds all that `draw` draws."""
+        raise NotImplementedError
+
 
 def _table_texture(table: Table, rng: np.random.Generator
                    ) -> tuple[np.ndarray, tuple[float, float, float]]:
     """The table top seen from straight above at 2 px/mm: wood or cloth, the roll zone's mat,
     the board with its track, the pyramid and the markers; in bytes (7 MB, where floats would
-    be 29), drawn in floats for each light."""
+    be 29), seen by the camera in bytes and lit in floats for each light."""
     ppm = 2.0
     x0, y0, x1, y1 = -560.0, -180.0, 420.0, 440.0
     w, h = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
@@ -720,6 +799,17 @@ def _light_field(table: Table, light: Light, s: int) -> np.ndarray:
     return out
 
 
+def _lit_table(table: Table, light: Light, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """`table` drawn under `light` at `s` times the camera's size, kept in half floats (7 MB
+    for the dice camera, where floats would be 15), and shrunk to the camera's size: the
+    bare table of every frame (the same, in floats, where `s` is 1)."""
+    lit = _draw_table(table, light, s)
+    if s == 1:
+        return lit, lit
+    return lit.astype(np.float16), cv2.resize(lit, table.camera.size,
+                                              interpolation=cv2.INTER_AREA)
+
+
 def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
     camera = table.camera
     w, h = camera.size[0] * s, camera.size[1] * s
@@ -730,10 +820,10 @@ def _draw_table(table: Table, light: Light, s: int) -> np.ndarray:
     # second board)
     texture = table.texture
     edge = tuple(float(c) for c in np.median(texture[:8].reshape(-1, 3), axis=0))
-    image = cv2.warpPerspective(texture.astype(np.float32, copy=False), warp, (w, h),
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=edge)
-    image *= _light_field(table, light, s)
+    seen = cv2.warpPerspective(texture, warp, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=edge)
+    image = _light_field(table, light, s)
+    image *= seen
     return image
 
 
@@ -766,6 +856,30 @@ def _cube_faces(cx: float, cy: float, yaw: float, dims: tuple[float, float, floa
 def _fill(image: np.ndarray, pts: np.ndarray, colour: Sequence[float]) -> None:
     cv2.fillPoly(image, [np.round(pts * 16).astype(np.int32)], tuple(float(c) for c in colour),
                  lineType=cv2.LINE_AA, shift=4)
+
+
+@dataclass(frozen=True)
+class _Patch:
+    """A change drawn in the whole frame's pixels over only the part of it that it reaches
+    (its corner x0, y0): that part darkened by `dark` (a shadow), then, for a hand, `keep` of
+    it kept and `paint` added."""
+
+    x0: int
+    y0: int
+    dark: np.ndarray
+    keep: np.ndarray | None = None
+    paint: np.ndarray | None = None
+
+    def lay(self, band: np.ndarray, top: int) -> None:
+        """Lay the patch's rows that fall in `band`, the frame's rows from `top` on."""
+        a, b = max(self.y0, top), min(self.y0 + len(self.dark), top + band.shape[0])
+        if a >= b:
+            return
+        region = band[a - top:b - top, self.x0:self.x0 + self.dark.shape[1]]
+        rows = slice(a - self.y0, b - self.y0)
+        region *= self.dark[rows]
+        if self.keep is not None and self.paint is not None:
+            region[:] = region * self.keep[rows] + self.paint[rows]
 
 
 @dataclass(frozen=True)
@@ -878,25 +992,28 @@ def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
                 _fill(target, camera.project(circle, s), shaded_pip)
 
 
-def _draw_moving_die(image: np.ndarray, camera: Camera, light: Light, pose: Pose, *,
-                     size: float, motion: tuple[float, float], s: int) -> None:
-    """A die tumbling during the exposure: drawn along its motion, fading, a new face each
-    time, so it blurs as a moving die does."""
+def _steps(pose: _PoseT, motion: tuple[float, float]) -> list[tuple[_PoseT, float]]:
+    """A die as it is drawn (each pose, how opaque): once where it lies; tumbling during the
+    exposure (`motion`, mm), along its motion, fading, a new face each time, so it blurs as
+    a moving die does."""
+    if motion == (0.0, 0.0):
+        return [(pose, 1.0)]
     steps = 4
+    drawn = []
     for k in range(steps):
         t = k / (steps - 1) - 0.5
-        step = replace(pose, x=pose.x + motion[0] * t, y=pose.y + motion[1] * t,
-                       yaw=pose.yaw + 0.3 * t, top=(pose.top + k) % 6)
-        step.draw(image, camera, light, size=size, s=s, alpha=1.0 / (k + 1))
+        drawn.append((replace(pose, x=pose.x + motion[0] * t, y=pose.y + motion[1] * t,
+                              yaw=pose.yaw + 0.3 * t, top=(pose.top + k) % 6), 1.0 / (k + 1)))
+    return drawn
 
 
-def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[Pose], light: Light,
-                  s: int) -> None:
-    """The dice's soft shadows, drawn and blurred over only the part of the frame they reach
-    (a frame's worth of floats or two less at each frame); nothing without dice."""
+def _shadows(table: Table, dice: Sequence[Pose], light: Light, s: int
+             ) -> _Patch | None:
+    """The dice's soft shadows, drawn and blurred over only the part of the frame they reach;
+    None without dice."""
     lx, ly, lz = light.direction
     if lz <= 0 or not dice:
-        return
+        return None
     size = table.layout.die_size
     hulls = []
     for pose in dice:
@@ -911,22 +1028,22 @@ def _draw_shadows(image: np.ndarray, table: Table, dice: Sequence[Pose], light: 
     # the blur's reach (OpenCV's kernel for floats spans 4 sigma each way) and the edges'
     # antialiasing: beyond it the blurred shadow is 0 and the frame unchanged
     reach = math.ceil(4 * sigma) + 3
-    h, w = image.shape[:2]
+    w, h = table.camera.size[0] * s, table.camera.size[1] * s
     corners = np.vstack(hulls).reshape(-1, 2)
     x0, y0 = (int(v) for v in np.maximum(corners.min(0) - reach, 0))
     x1, y1 = (int(v) for v in np.minimum(corners.max(0) + reach + 1, (w, h)))
     if x0 >= x1 or y0 >= y1:
-        return
+        return None
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
     for hull in hulls:
         cv2.fillConvexPoly(mask, hull - np.array((x0, y0), np.int32), 1.0, cv2.LINE_AA)
     mask = cv2.GaussianBlur(mask, (0, 0), sigma)
-    image[y0:y1, x0:x1] *= (1.0 - 0.45 * mask)[..., None]
+    return _Patch(x0, y0, (1.0 - 0.45 * mask)[..., None])
 
 
-def _draw_hand(image: np.ndarray, hand: Hand, light: Light, s: int) -> np.ndarray:
-    """A hand and forearm reaching in from the image's edge; returns the pixels it covers."""
-    h, w = image.shape[:2]
+def _hand_mask(hand: Hand, w: int, h: int) -> np.ndarray:
+    """The pixels (uint8, 255) a hand and forearm reaching in from the edge of a w x h image
+    cover."""
     mask = np.zeros((h, w), np.uint8)
     cx, cy = hand.x * w, hand.y * h
     size = hand.size * w
@@ -947,26 +1064,33 @@ def _draw_hand(image: np.ndarray, hand: Hand, light: Light, s: int) -> np.ndarra
     cv2.line(mask, (int(cx), int(cy)), (int(cx + math.cos(thumb) * size * 0.65),
                                         int(cy + math.sin(thumb) * size * 0.65)), 255,
              int(size * 0.15))
-    # soften and shade only the part of the frame the hand and its shadow reach
-    dy, dx = int(size * 0.25), int(size * 0.2)
+    return mask
+
+
+def _hand_paint(hand: Hand, light: Light, size: tuple[int, int], s: int
+                ) -> tuple[np.ndarray, _Patch | None]:
+    """A hand over a frame drawn at `size`: the pixels it covers, and the hand and its shadow
+    softened and shaded over only the part of the frame they reach (None: the hand is
+    wholly out of the frame)."""
+    w, h = size
+    mask = _hand_mask(hand, w, h)
+    size_px = hand.size * w
+    dy, dx = int(size_px * 0.25), int(size_px * 0.2)
     pad = int(4 * s) + 1
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0:
-        return mask > 0
+        return mask > 0, None
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(w, x + bw + pad + dx), min(h, y + bh + pad + dy)
-    region = image[y0:y1, x0:x1]
     soft = cv2.GaussianBlur(mask[y0:y1, x0:x1].astype(np.float32) / 255.0, (0, 0), 1.5 * s)
     shadow = np.zeros_like(soft)
     sh, sw = soft.shape
     if dy < sh and dx < sw:
         shadow[dy:, dx:] = soft[:sh - dy, :sw - dx]
-    region *= (1.0 - 0.4 * shadow)[..., None]
     skin = np.array(hand.skin, np.float32) * light.strength * np.array(light.colour, np.float32)
     shade = 0.85 + 0.15 * np.cos(np.linspace(0, math.pi, w, dtype=np.float32))[None, x0:x1]
-    region[:] = region * (1 - soft[..., None]) + (skin[None, None, :] * shade[..., None]
-                                                  * soft[..., None])
-    return mask > 0
+    return mask > 0, _Patch(x0, y0, (1.0 - 0.4 * shadow)[..., None], 1 - soft[..., None],
+                            skin[None, None, :] * shade[..., None] * soft[..., None])
 
 
 def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[Pose]) -> Hand:
@@ -975,8 +1099,7 @@ def _hand_away_from(rng: np.random.Generator, table: Table, poses: Sequence[Pose
     boxes = [_die_box(table.camera, p, table.layout.die_size) for p in poses]
     for _ in range(40):
         hand = random_hand(rng)
-        probe = np.zeros((h * 2, w * 2, 3), np.float32)
-        covered = _draw_hand(probe, hand, Light("neutral", (1, 1, 1), 1.0, (0, 0, 1)), 2)
+        covered = _hand_mask(hand, w * 2, h * 2) > 0
         if not any(covered[y0 * 2:(y1 + 1) * 2, x0 * 2:(x1 + 1) * 2].any()
                    for x0, y0, x1, y1 in boxes):
             return hand
@@ -1023,6 +1146,15 @@ def _die_box(camera: Camera, pose: Pose, size: float) -> tuple[int, int, int, in
     x0, y0 = np.floor(uv.min(0)).astype(int)
     x1, y1 = np.ceil(uv.max(0)).astype(int)
     return (int(max(0, x0)), int(max(0, y0)), int(min(w - 1, x1)), int(min(h - 1, y1)))
+
+
+def _grain(image: np.ndarray, rng: np.random.Generator, noise: float) -> None:
+    """The sensor's grain, drawn a few rows at a time: the same numbers as drawn at once
+    (and as drawn band by band, in order), without a frame's worth of them held."""
+    for top in range(0, image.shape[0], _GRAIN_ROWS):
+        grain = rng.standard_normal(image[top:top + _GRAIN_ROWS].shape, dtype=np.float32)
+        grain *= np.float32(noise)
+        image[top:top + _GRAIN_ROWS] += grain
 
 
 def _motion_blur(image: np.ndarray, length: float, angle: float) -> np.ndarray:

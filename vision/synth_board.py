@@ -83,17 +83,22 @@ class Tile(Prop):
         up = np.array([0.0, 0.0, 1.0])
         camera, image, light, s = canvas.camera, canvas.image, canvas.light, canvas.s
         ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-        if self.round:
-            outline = np.stack([np.cos(ring), np.sin(ring)], 1) * (self.side[0] / 2)
-        else:
-            a, b = self.side[0] / 2, self.side[1] / 2
-            outline = np.array([(-a, -b), (a, -b), (a, b), (-a, b)])
-        _fill(image, camera.project(self._on_table(outline, 1.0), s),
+        _fill(image, camera.project(self.corners(canvas.track), s),
               _shade(self.bgr, up, light))
         if self.mark is not None:
             inner = np.stack([np.cos(ring), np.sin(ring)], 1) * (min(self.side) * 0.3)
             _fill(image, camera.project(self._on_table(inner, 1.2), s),
                   _shade(self.mark, up, light))
+
+    def corners(self, track: BoardLayout) -> np.ndarray:
+        """The tile's outline on the table; its mark lies inside it."""
+        if self.round:
+            ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+            outline = np.stack([np.cos(ring), np.sin(ring)], 1) * (self.side[0] / 2)
+        else:
+            a, b = self.side[0] / 2, self.side[1] / 2
+            outline = np.array([(-a, -b), (a, -b), (a, b), (-a, b)])
+        return self._on_table(outline, 1.0)
 
     def _on_table(self, outline: np.ndarray, z: float) -> np.ndarray:
         c, n = math.cos(self.yaw), math.sin(self.yaw)
@@ -115,11 +120,15 @@ class Pyramid(Prop):
     def depth(self, camera: Camera) -> tuple[float, float]:
         return (0.0, 0.0)
 
-    def draw(self, canvas: Canvas) -> None:
+    def corners(self, track: BoardLayout) -> np.ndarray:
+        """The pyramid's base, then its apex."""
         h = self.base / 2
-        corners = np.array([(self.x - h, self.y - h, 0), (self.x + h, self.y - h, 0),
-                            (self.x + h, self.y + h, 0), (self.x - h, self.y + h, 0)], float)
-        apex = np.array([self.x, self.y, self.height])
+        return np.array([(self.x - h, self.y - h, 0), (self.x + h, self.y - h, 0),
+                         (self.x + h, self.y + h, 0), (self.x - h, self.y + h, 0),
+                         (self.x, self.y, self.height)], float)
+
+    def draw(self, canvas: Canvas) -> None:
+        *corners, apex = self.corners(canvas.track)
         eye = np.array(canvas.camera.position)
         for k in range(4):
             face = np.array([corners[k], corners[(k + 1) % 4], apex])

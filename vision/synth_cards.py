@@ -24,8 +24,8 @@ from vision.synth import (
     Hand,
     Light,
     Table,
-    _draw_hand,
     _fill,
+    _hand_mask,
     random_hand,
     random_light,
     random_table,
@@ -311,8 +311,7 @@ def _hands_mask(camera: Camera, hands: Sequence[Hand]) -> np.ndarray:
     w, h = camera.size
     covered = np.zeros((h, w), bool)
     for hand in hands:
-        probe = np.zeros((h, w, 3), np.float32)
-        covered |= _draw_hand(probe, hand, Light("neutral", (1, 1, 1), 1.0, (0, 0, 1)), 1)
+        covered |= _hand_mask(hand, w, h) > 0
     return covered
 
 

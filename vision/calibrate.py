@@ -227,6 +227,12 @@ class TableCalibration:
                                    "calibrate again")
         return camera
 
+    @functools.cached_property
+    def eye(self) -> np.ndarray:
+        """Where the camera is, in table millimetres (x, y, height above the table)."""
+        _, r, t = self.known_camera
+        return -r.T @ t
+
     def lifted(self, height: float) -> np.ndarray:
         """The homography of the plane `height` mm above the table (a die's top face)."""
         camera = self.camera

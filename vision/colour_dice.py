@@ -187,8 +187,7 @@ class ColourDiceReader:
             inside = cv2.erode(inside, np.ones((int(0.2 * _SIDE),) * 2, np.uint8)) > 0
             lean = None
             if self.table.camera is not None:
-                _, r, t = self.table.camera
-                camera = -r.T @ t
+                camera = self.table.eye
                 lean = _Lean(((camera[0] - x0) * ppm, (camera[1] - y0) * ppm),
                              self.table.die_mm / (camera[2] - self.table.die_mm))
             yield to_frame, cv2.warpPerspective(frame, to_frame, size, flags=cv2.INTER_LINEAR

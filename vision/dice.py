@@ -122,8 +122,7 @@ class DiceReader:
         sees of a die lies at least half a side nearer to it: a side face the network takes
         for a top, too), and of those the surest is its top's middle (a place on the top's
         far edge, round one of its pips, may look like a face with a pip fewer)."""
-        _, r, t = table.known_camera
-        foot = (-r.T @ t)[:2]
+        foot = table.eye[:2]
         places = _on_top_plane(table, [(s.x, s.y) for s in dice], offset)
         away = np.hypot(*(places - foot).T)
         order = sorted(range(len(dice)), key=lambda i: -dice[i].die)
@@ -198,8 +197,7 @@ def _without_side_faces(table: TableCalibration, readings: list[DieReading]
     named = [r for r in readings if r.die is not None]
     if not named or len(named) == len(readings):
         return readings
-    _, r, t = table.known_camera
-    foot = (-r.T @ t)[:2]
+    foot = table.eye[:2]
     tops = _on_top_plane(table, [r.centre for r in named], (0, 0))
     towards = (foot - tops) / np.hypot(*(foot - tops).T)[:, None]
     low, high, aside = (v * table.die_mm for v in _SIDE_FACE)

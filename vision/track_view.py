@@ -29,9 +29,8 @@ class TrackView:
                                    "read from an angle (25 to 55 degrees off vertical)")
         self.table = table
         self.track = track
-        _, r, t = table.camera
         #: where the camera is, in table millimetres
-        self.eye = -r.T @ t
+        self.eye = table.eye
         self.most = most
 
     def distance(self, space: int) -> float:

@@ -465,17 +465,16 @@ def learn_card_colours(frame: np.ndarray, *, table: TableCalibration | None = No
              and r.value is not None]
     seen = [bgr for _, bgr in found]
     nominal = colour_feature(np.array([CAMEL_COLOURS.references[c] for c in camels]))
+    measured = colour_feature(np.array(seen, np.float64).reshape(-1, 3))
     if len(seen) < len(camels):
         # the cards found matched to the nearest camels, each once
-        taken = cheapest_assignment(colour_distance(
-            colour_feature(np.array(seen, np.float64))[:, None], nominal[None])) if seen else []
+        taken = cheapest_assignment(colour_distance(measured[:, None], nominal[None]))
         raise DiceNotFound(f"found {len(seen)} racing cards, need one of each of the "
                            f"{len(camels)} camels ({', '.join(camels)}): lay them face up "
                            "in view, apart, and try again",
                            [Place(box, camels[k], True)
                             for (box, _), k in zip(found, taken, strict=True)],
                            [c for k, c in enumerate(camels) if k not in taken])
-    measured = colour_feature(np.array(seen, np.float64))
     assignment = cheapest_assignment(colour_distance(nominal[:, None], measured[None]))
     chosen = measured[assignment]
     apart = colour_distance(chosen[:, None], chosen[None]) + np.eye(len(camels)) * _ALIKE

@@ -33,7 +33,7 @@ _SUPERSAMPLE = 2
 _GRAIN_ROWS = 64
 """Rows of a frame whose sensor grain is drawn at once."""
 _BAND_ROWS = 120
-"""Rows of bare table a frame is shrunk from at once (`render`)."""
+"""Rows of bare table (where nothing is drawn) a frame takes at once (`render`)."""
 
 
 @dataclass(frozen=True)

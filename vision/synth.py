@@ -562,10 +562,7 @@ def rolls_filmed(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
         yield "landed", final.spec.colour, final.value
         for _ in range(12):
             yield shot(resting)
-    for hand in hand_pass(rng, 14):
-        yield shot(resting, hands=[hand])
-    for _ in range(10):
-        yield shot(resting)
+    yield from hand_passing(shot, rng, resting)
     nudged = resting[0]
     resting[0] = replace(nudged, x=nudged.x + 4.0, y=nudged.y - 3.0, yaw=nudged.yaw + 0.2)
     for k in range(3):
@@ -1118,6 +1115,16 @@ def hand_pass(rng: np.random.Generator, steps: int) -> list[Hand]:
     y = rng.uniform(0.3, 0.7)
     return [replace(hand, x=-0.2 + 1.4 * k / (steps - 1), y=y, angle=math.pi / 2 + 0.4)
             for k in range(steps)]
+
+
+def hand_passing(shot: Callable[..., RenderedFrame], rng: np.random.Generator,
+                 resting: Sequence[_PoseT]) -> Iterator[RenderedFrame]:
+    """The film of a hand passing over the dice `resting` (`shot` films them, with the
+    hands given), then of the table still: a hand over dice at rest reads nothing again."""
+    for hand in hand_pass(rng, 14):
+        yield shot(resting, hands=[hand])
+    for _ in range(10):
+        yield shot(resting)
 
 
 def throw_path(rng: np.random.Generator, layout: TableLayout, final: _PoseT,

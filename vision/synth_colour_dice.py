@@ -29,7 +29,7 @@ from vision.synth import (
     faded,
     filming,
     gathered,
-    hand_pass,
+    hand_passing,
     random_light,
     random_table,
     render,
@@ -180,10 +180,7 @@ def throw_filmed(seed: int, *, size: tuple[int, int] = (640, 480), light: str | 
         yield "landed", final.face.name
     for _ in range(12):
         yield shot(resting)
-    for hand in hand_pass(rng, 14):
-        yield shot(resting, hands=[hand])
-    for _ in range(10):
-        yield shot(resting)
+    yield from hand_passing(shot, rng, resting)
     for shown in taken_away(shot, rng, table, resting):
         yield shown if isinstance(shown, RenderedFrame) else ("gone", shown.face.name)
 

@@ -329,15 +329,18 @@ class BoardReader:
         the rim of camel k's outline (n + k: its own colour or the board's, whichever is
         less), the bare board (2n)."""
         n = len(self.names)
-        costs = np.empty((2 * n + 1, *crop.shape[:2]), np.float32)
-        # a band of rows at a time: the colours' features are doubles, and a whole crop's
-        # with the steps to its costs held more than twice the costs themselves at once
-        for top in range(0, crop.shape[0], _BAND):
-            rows = slice(top, top + _BAND)
-            costs[:n, rows] = np.moveaxis(self._camel_costs[_bins(crop[rows])], -1, 0)
-            costs[2 * n, rows] = np.minimum(
-                colour_distance(colour_feature(crop[rows]), self._bare_colours[rows]), _CLIP)
-        np.minimum(costs[:n], costs[2 * n], out=costs[n:2 * n])
+        # a pixel no stack can cover (the board's middle, the table beyond it) is the bare
+        # board in every board drawn: it costs nothing, and its colour is not looked at
+        costs = np.zeros((2 * n + 1, *crop.shape[:2]), np.float32)
+        # a piece of a band of rows at a time: the colours' features are doubles, and a
+        # whole crop's with the steps to its costs held more than twice the costs themselves
+        for rows, columns in self._drawing.looked_at:
+            part = crop[rows, columns]
+            costs[:n, rows, columns] = np.moveaxis(self._camel_costs[_bins(part)], -1, 0)
+            costs[2 * n, rows, columns] = np.minimum(colour_distance(
+                colour_feature(part), self._bare_colours[rows, columns]), _CLIP)
+            np.minimum(costs[:n, rows, columns], costs[2 * n, rows, columns],
+                       out=costs[n:2 * n, rows, columns])
         return costs
 
     def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
@@ -384,7 +387,7 @@ class BoardReader:
             # the shifts there are now are
             likeliest = sorted(range(len(options)), key=lambda k: drawing.change(
                 costs, stacks, options[k]) - credit[k])[:_REALIGNED]
-            best: tuple[float, dict[int, list[int]], dict[int, np.ndarray]] = (
+            best: tuple[float, dict[int, list[int]], dict[int, tuple[int, int]]] = (
                 -1e-6, stacks, {})
             for k in likeliest:
                 value, shifts = drawing.realigned(costs, stacks, options[k])
@@ -525,6 +528,24 @@ def _union(boxes: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int, i
             max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def _apart(boxes: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) that hold every one of `boxes` and share no pixel: those that
+    overlap joined into one. Two stacks changed at opposite ends of the board are drawn
+    each in its own small box, not in one box across the board (ten times the pixels)."""
+    joined = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i, j in itertools.combinations(range(len(joined)), 2):
+            a, b = joined[i], joined[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                joined[i] = _union([a, b])
+                del joined[j]
+                merged = True
+                break
+    return joined
+
+
 def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, list[int]]]:
     """`stacks` with the stack on `space` remade every way one step from it: its camels in
     every other order (in a stack taller than _REORDER, each camel moved to every other
@@ -603,8 +624,8 @@ class _Drawing:
             for space in range(1, TRACK_SPACES + 1) for level in range(n)}
         self.far_first = sorted(range(1, TRACK_SPACES + 1), key=lambda s: -view.distance(s))
         self.aprons = {space: self._apron(space, offset) for space in range(1, TRACK_SPACES + 1)}
-        #: how far each stack is shifted in the image from its space's middle (SHIFT units)
-        self.shifts: dict[int, np.ndarray] = {}
+        #: how far each stack is shifted in the image from its space's middle (whole pixels)
+        self.shifts: dict[int, tuple[int, int]] = {}
         #: what the stacks moves are tried from cost in a region, while they are tried (each
         #: kept with its stacks, so the id in its key stands for them alone)
         self._before: dict[tuple[int, tuple[int, int, int, int]], tuple[Mapping, float]] = {}
@@ -632,6 +653,32 @@ class _Drawing:
             / ((x1 - x0) * (y1 - y0)))) * _SCALE
         #: how far (pixels) a stack may be shifted off its space's middle (_ASKEW)
         self.reach = int(np.ceil(_ASKEW * self.pixels_per_mm))
+        #: what `draw` draws on: the drawing with room round it for a stack shifted as far as
+        #: it may be (one canvas for every drawing: a region's part is filled afresh each time)
+        self._margin = self.reach + 1
+        self.looked_at = self._looked_at()
+        self._canvas = np.empty((self.pixels.shape[0] + 2 * self._margin,
+                                 self.pixels.shape[1] + 2 * self._margin), np.int32)
+
+    def _looked_at(self) -> list[tuple[slice, slice]]:
+        """The pixels of the drawing a read looks at, as pieces of bands of rows: where a
+        stack as tall as there can be may stand on any space, shifted as far as it may be,
+        and each space's apron. About 40 % of the drawing: the board's middle and the table
+        round the board need no cost."""
+        used = np.zeros(self.pixels.shape, bool)
+        for space in range(1, TRACK_SPACES + 1):
+            x0, y0, x1, y1 = self._within_reach(space, self.n)
+            used[y0:y1, x0:x1] = True
+            used.ravel()[self.aprons[space]] = True
+        pieces = []
+        for top in range(0, used.shape[0], _BAND):
+            rows = slice(top, top + _BAND)
+            # where the band's columns start and stop being looked at
+            edges = np.flatnonzero(np.diff(used[rows].any(axis=0), prepend=False,
+                                           append=False))
+            pieces += [(rows, slice(int(a), int(b))) for a, b in zip(edges[::2], edges[1::2],
+                                                                        strict=True)]
+        return pieces
 
     def _apron(self, space: int, offset: np.ndarray) -> np.ndarray:
         """The part of `space`'s square that no camel standing there covers in the image
@@ -670,9 +717,9 @@ class _Drawing:
         first, each from the bottom up, so nearer and higher camels hide what is behind
         them."""
         x0, y0, x1, y1 = region
-        plane = self.pixels.size
-        label = np.full((y1 - y0, x1 - x0), 2 * self.n * plane, np.int32)
-        corner = np.array([x0, y0]) << SHIFT
+        plane, margin = self.pixels.size, self._margin
+        label = self._canvas[margin + y0:margin + y1, margin + x0:margin + x1]
+        label.fill(2 * self.n * plane)
         for space in self.far_first:
             pile = stacks.get(space, ())
             if not pile:
@@ -680,12 +727,14 @@ class _Drawing:
             bx0, by0, bx1, by1 = self._extent(space, len(pile))
             if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0:
                 continue
-            offset = corner - self.shifts.get(space, 0)
+            # a stack's shift is whole pixels: its outlines are drawn as they are, into the
+            # canvas seen from that far off (no outline moved for each camel drawn)
+            dx, dy = self.shifts.get(space, (0, 0))
+            view = self._canvas[margin + dy:, margin + dx:]
             for level, camel in enumerate(pile):
                 whole, core = self.outlines[space, level]
-                cv2.fillConvexPoly(label, whole - offset, (self.n + camel) * plane,
-                                   shift=SHIFT)
-                cv2.fillConvexPoly(label, core - offset, camel * plane, shift=SHIFT)
+                cv2.fillConvexPoly(view, whole, (self.n + camel) * plane, shift=SHIFT)
+                cv2.fillConvexPoly(view, core, camel * plane, shift=SHIFT)
         return label
 
     def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
@@ -696,16 +745,16 @@ class _Drawing:
         changed = [s for s in set(stacks) | set(option) if stacks.get(s) != option.get(s)]
         boxes = [self._extent(s, len(pile)) for s in changed
                  for pile in (stacks.get(s), option.get(s)) if pile]
-        if not boxes:
-            return 0.0
-        region = _union(boxes)
-        # the stacks a move starts from are the same for every move tried from them
-        key = (id(stacks), region)
-        if key not in self._before:
-            if len(self._before) > 256:
-                self._before.clear()
-            self._before[key] = (stacks, self._cost(costs, stacks, region))
-        return self._cost(costs, option, region) - self._before[key][1]
+        total = 0.0
+        for region in _apart(boxes):
+            # the stacks a move starts from are the same for every move tried from them
+            key = (id(stacks), region)
+            if key not in self._before:
+                if len(self._before) > 256:
+                    self._before.clear()
+                self._before[key] = (stacks, self._cost(costs, stacks, region))
+            total += self._cost(costs, option, region) - self._before[key][1]
+        return total
 
     def cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]]) -> float:
         """What the frame's pixels cost as `stacks` would show them, over the whole drawing."""
@@ -723,9 +772,10 @@ class _Drawing:
         """The pixels a stack of `count` camels on `space` may cover (x0, y0, x1, y1), as
         it is shifted now."""
         x0, y0, x1, y1 = self.extents[space, count]
-        if space not in self.shifts:
+        shift = self.shifts.get(space)
+        if shift is None:
             return x0, y0, x1, y1
-        dx, dy = (int(v) >> SHIFT for v in self.shifts[space])
+        dx, dy = shift
         return max(0, x0 + dx - 1), max(0, y0 + dy - 1), x1 + dx + 1, y1 + dy + 1
 
     def forget(self) -> None:
@@ -733,7 +783,7 @@ class _Drawing:
         self._before.clear()
 
     def realigned(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
-                  option: Mapping[int, list[int]]) -> tuple[float, dict[int, np.ndarray]]:
+                  option: Mapping[int, list[int]]) -> tuple[float, dict[int, tuple[int, int]]]:
         """How much more the frame's pixels cost as `option` would show them, each stack it
         changes shifted to fit, than as `stacks` would, at the shifts they have (kept): over
         every pixel either may draw; and those shifts."""
@@ -744,12 +794,12 @@ class _Drawing:
             if option.get(space):
                 self.align(costs, option, space, changed[space])
         moved = {s: self.shifts[s] for s in changed if option.get(s)}
-        region = _union([self._within_reach(s, height) for s, height in changed.items()])
-        after = self._cost(costs, option, region)
+        regions = _apart([self._within_reach(s, height) for s, height in changed.items()])
+        after = sum(self._cost(costs, option, region) for region in regions)
         for space in changed:
             self.shifts.pop(space, None)
         self.shifts.update(kept)
-        return after - self._cost(costs, stacks, region), moved
+        return after - sum(self._cost(costs, stacks, region) for region in regions), moved
 
     def _within_reach(self, space: int, count: int) -> tuple[int, int, int, int]:
         """The pixels a stack of `count` camels on `space` may cover at any shift (_ASKEW)."""
@@ -769,24 +819,23 @@ class _Drawing:
 
         tried: dict[tuple[int, int], float] = {}
 
-        def cost_at(shift: np.ndarray) -> float:
-            key = (int(shift[0]), int(shift[1]))
-            if key not in tried:   # each step downhill looks again at most of the last's
+        def cost_at(shift: tuple[int, int]) -> float:
+            if shift not in tried:   # each step downhill looks again at most of the last's
                 self.shifts[space] = shift
-                tried[key] = self._cost(costs, stacks, region)
-            return tried[key]
+                tried[shift] = self._cost(costs, stacks, region)
+            return tried[shift]
 
-        best = (cost_at(np.zeros(2, np.int64)), np.zeros(2, np.int64))
+        best = (cost_at((0, 0)), (0, 0))
         # downhill, a coarse step at a time then a pixel at a time: the fit's cost falls
         # smoothly towards where the stack stands
         for step in (max(1, reach // 2), 1):
             moved = True
             while moved:
                 moved = False
-                centre = best[1]
+                cx, cy = best[1]
                 for dx, dy in _NEIGHBOURS:
-                    shift = centre + (np.array([dx * step, dy * step]) << SHIFT)
-                    if (np.abs(shift >> SHIFT) > reach).any():
+                    shift = (cx + dx * step, cy + dy * step)
+                    if max(abs(shift[0]), abs(shift[1])) > reach:
                         continue
                     value = cost_at(shift)
                     if value < best[0]:

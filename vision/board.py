@@ -336,7 +336,9 @@ class BoardReader:
         # whole crop's with the steps to its costs held more than twice the costs themselves
         for rows, columns in self._drawing.looked_at:
             part = crop[rows, columns]
-            costs[:n, rows, columns] = np.moveaxis(self._camel_costs[_bins(part)], -1, 0)
+            bins = _bins(part)
+            for camel, table in enumerate(self._camel_costs):
+                costs[camel, rows, columns] = table.take(bins)
             costs[2 * n, rows, columns] = np.minimum(colour_distance(
                 colour_feature(part), self._bare_colours[rows, columns]), _CLIP)
             np.minimum(costs[:n, rows, columns], costs[2 * n, rows, columns],
@@ -492,9 +494,11 @@ def _bins(image: np.ndarray) -> np.ndarray:
 
 
 def _camel_costs(camels: list[tuple[tuple[float, float, float], ...]]) -> np.ndarray:
-    """For every colour (in steps of _BIN), what a pixel of it costs as each camel: its
-    distance to the nearest of the camel's colours, shading allowed for, at most _CLIP. A
-    table made once, so a frame costs one look-up a pixel; in half floats, 3.7 MB for seven
+    """For each camel and every colour (in steps of _BIN), what a pixel of that colour
+    costs as the camel: its distance to the nearest of the camel's colours, shading allowed
+    for, at most _CLIP. A table made once, so a frame costs one look-up a pixel a camel
+    (a camel's row at a time: a row is half a megabyte, and its look-ups land near one
+    another); in half floats, 3.7 MB for seven
     camels rather than 7.3 (the reader lives beside the Pi's browser: the readings of tuning
     tables 600,000-600,059 and validation tables 1,600,000-1,600,059 are the same to the
     camel). The costs a frame's pixels are read into stay whole floats: summing half floats
@@ -502,11 +506,11 @@ def _camel_costs(camels: list[tuple[tuple[float, float, float], ...]]) -> np.nda
     levels = np.arange(256 // _BIN) * _BIN + _BIN / 2
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
     colours = colour_feature(np.stack([b, g, r], axis=-1).reshape(-1, 3)).astype(np.float32)
-    table = np.empty((len(colours), len(camels)), np.float16)
+    table = np.empty((len(camels), len(colours)), np.float16)
     for k, refs in enumerate(camels):
         features = colour_feature(np.array(refs, np.float64)).astype(np.float32)
         near = colour_distance(colours[:, None], features[None], shading=_SHADING).min(axis=1)
-        table[:, k] = np.minimum(near, _CLIP)
+        table[k] = np.minimum(near, _CLIP)
     return table
 
 
@@ -825,7 +829,8 @@ class _Drawing:
                 tried[shift] = self._cost(costs, stacks, region)
             return tried[shift]
 
-        best = (cost_at((0, 0)), (0, 0))
+        start = self.shifts.get(space, (0, 0))
+        best = (cost_at(start), start)
         # downhill, a coarse step at a time then a pixel at a time: the fit's cost falls
         # smoothly towards where the stack stands
         for step in (max(1, reach // 2), 1):

@@ -18,9 +18,24 @@ _BRIGHTNESS_SCALE = 0.45
 MAX_DISTANCE = 4.0
 
 
+#: the log brightness of every sum of a pixel's three bytes (0 to 765), plus 3
+_LOG_TOTALS = np.log(np.arange(3.0, 3 * 255 + 4))
+
+
 def colour_feature(bgr: np.ndarray) -> np.ndarray:
-    """(r, g chromaticity, log brightness) of BGR values (..., 3) in 0..255."""
-    bgr = np.asarray(bgr, dtype=np.float64)
+    """(r, g chromaticity, log brightness) of BGR values (..., 3) in 0..255. A frame's bytes
+    take their log brightness from a table of every sum (the same values, without a frame
+    of doubles made first or a log taken a pixel)."""
+    bgr = np.asarray(bgr)
+    if bgr.dtype == np.uint8:
+        sums = bgr.sum(axis=-1, dtype=np.intp)
+        out = np.empty(bgr.shape, np.float64)
+        total = sums + 3.0
+        np.divide(bgr[..., 2] + 1.0, total, out=out[..., 0])
+        np.divide(bgr[..., 1] + 1.0, total, out=out[..., 1])
+        out[..., 2] = _LOG_TOTALS[sums]
+        return out
+    bgr = bgr.astype(np.float64)
     total = bgr.sum(axis=-1) + 3.0
     r = (bgr[..., 2] + 1.0) / total
     g = (bgr[..., 1] + 1.0) / total

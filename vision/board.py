@@ -457,8 +457,8 @@ class BoardReader:
         # a camera's exposure drifts: compare the two at one overall brightness, each channel
         # by its share of the light there (skin is near the colour of a sandy board)
         before = bare * (np.median(now.reshape(-1, 3), axis=0) / bare_median)
-        changed = ((np.abs(now - before) / (before + 30.0)).max(axis=2)
-                   > _HAND_CHANGE).astype(np.uint8)
+        changed = (np.abs(now - before) > _HAND_CHANGE * (before + 30.0)
+                   ).any(axis=2).astype(np.uint8)
         for space, pile in found.items():
             cv2.fillConvexPoly(changed, self.view.camel_outline(
                 space, 0, grow=_ASKEW, levels=len(pile), head=_HEAD, scale=small), 0,
@@ -646,11 +646,18 @@ class _Drawing:
         self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0]),
                                 dtype=np.int32
                                 ).reshape(self.box[3] - self.box[1], self.box[2] - self.box[0])
-        self.cores = {}
-        for key, (_, core) in self.outlines.items():
+        # every camel's core, at every height on every space, the pixels of one after
+        # another (those out of view left out): a frame's evidence for each is one look-up
+        cores, spaces = [], []
+        for (space, _), (_, core) in self.outlines.items():
             mask = np.zeros((self.box[3] - self.box[1], self.box[2] - self.box[0]), np.uint8)
             cv2.fillConvexPoly(mask, core, 1, shift=SHIFT)
-            self.cores[key] = np.flatnonzero(mask)
+            if mask.any():
+                cores.append(np.flatnonzero(mask))
+                spaces.append(space)
+        self._cores = np.concatenate(cores)
+        self._core_starts = np.cumsum([0] + [len(core) for core in cores[:-1]])
+        self._core_spaces = np.array(spaces)
         x0, y0, x1, y1 = view.extent()
         self.pixels_per_mm = float(np.sqrt(cv2.contourArea(
             view.board_outline().astype(np.float32)) / (1 << 2 * SHIFT)
@@ -852,6 +859,7 @@ class _Drawing:
         """The spaces where some camel, at some height, would fit the frame better than the
         bare board, by _EVIDENCE at least."""
         flat = costs.reshape(len(costs), -1)
-        board = flat[2 * self.n]
-        return {space for (space, _), core in self.cores.items()
-                if ((flat[:self.n, core] - board[core]).sum(axis=1) < -_EVIDENCE).any()}
+        better = flat[:self.n, self._cores] - flat[2 * self.n, self._cores]
+        evidence = np.add.reduceat(better, self._core_starts, axis=1)
+        return {int(space) for space in
+                self._core_spaces[(evidence < -_EVIDENCE).any(axis=0)]}

@@ -152,8 +152,8 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
     found: list[_Standing] = []
     for space in range(1, TRACK_SPACES + 1):
         standing = view.standing(smooth, space)
-        if standing is not None and standing[0] > _STANDS_OUT:
-            found.append(_Standing(standing[0], space, standing[1]))
+        if standing is not None and max(standing[0]) > _STANDS_OUT:
+            found.append(_Standing(max(standing[0]), space, standing[1], standing[0]))
     found.sort(key=lambda f: -f.stands_out)
     names = camels.names
     likeliest = found[:len(names) + 2]
@@ -168,7 +168,7 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
                                f"{len(names)}: could not find the {', '.join(missing)} "
                                f"camel{'s' if len(missing) > 1 else ''}; stand every camel "
                                "alone on its own space, in view, and try again")
-    return CamelColours({names[c]: likeliest[k].faces for k, c in pairs},
+    return CamelColours({names[c]: likeliest[k].own_faces() for k, c in pairs},
                         {names[c]: likeliest[k].space for k, c in pairs})
 
 
@@ -183,11 +183,21 @@ def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camel
 
 class _Standing(NamedTuple):
     """A camel found standing alone at set-up: how far its faces stand out from the board
-    round it, its space, and its faces' colours (BGR: its side facing the camera, its back)."""
+    round it (the farther), its space, its faces' colours (BGR: its side facing the camera,
+    its back) and how far each stands out."""
 
     stands_out: float
     space: int
     faces: tuple[tuple[float, float, float], ...]
+    apart: tuple[float, ...]
+
+    def own_faces(self) -> tuple[tuple[float, float, float], ...]:
+        """The colours of the faces that stand out from the board round the camel: a face
+        that does not shows the board (a camel seen end on shows a strip of side and much
+        board), and a camel with the board's colour fits an empty space as well as the
+        board does, so camels would be read on an empty board."""
+        return tuple(face for face, apart in zip(self.faces, self.apart, strict=True)
+                     if apart > _STANDS_OUT)
 
 
 def _faces(found: Sequence[_Standing]) -> np.ndarray:

@@ -88,9 +88,9 @@ class TrackView:
         return float(x0), float(y0), float(x1), float(y1)
 
     def standing(self, image: np.ndarray, space: int
-                 ) -> tuple[float, tuple[tuple[float, float, float], ...]] | None:
+                 ) -> tuple[tuple[float, ...], tuple[tuple[float, float, float], ...]] | None:
         """What stands alone on `space` (set-up): how far the colours of a camel's side
-        facing the camera and of its back lie from the board's round the space
+        facing the camera and of its back each lie from the board's round the space
         (colour_distance units), and those two colours (None: out of view)."""
         x, y = self.track.spaces[space - 1]
         length, width, height = self.track.camel
@@ -113,8 +113,8 @@ class TrackView:
                          [len(side), len(side) + len(back)])
         faces = np.array([np.median(parts[0], axis=0), np.median(parts[1], axis=0)])
         board = colour_feature(np.median(parts[2], axis=0))
-        out = float(colour_distance(colour_feature(faces), board).max())
-        return out, tuple(as_bgr(face) for face in faces)
+        apart = colour_distance(colour_feature(faces), board)
+        return tuple(float(d) for d in apart), tuple(as_bgr(face) for face in faces)
 
     def _face(self, space: int) -> tuple[np.ndarray, np.ndarray, float]:
         """The side of a camel on `space` the camera sees widest: the middle of its foot

@@ -14,7 +14,7 @@ from companion.cli import main
 from companion.errors import BadConfig
 from tests.vision.conftest import drawn_seed
 from training.scoring import BoardScore, score_board
-from vision.board import BoardReader, BoardReading, Stack, learn_camels, set_up
+from vision.board import BoardReader, BoardReading, Stack, _Standing, learn_camels, set_up
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.camels import camel_set
 from vision.config import load_config
@@ -132,6 +132,15 @@ def test_an_empty_board_reads_no_camels(sessions):
     rng = np.random.default_rng(FIRST_SEED)
     frame = board_frame(session.table, [], session.light, rng, hand=False, tiles=False)
     assert reader.read(frame.image) == BoardReading(()), f"table {FIRST_SEED}"
+
+
+def test_a_face_that_looks_like_the_board_round_the_camel_is_not_learned_as_its_colour():
+    # a green camel seen end on at set-up: its side's sample is mostly the pale board
+    # (CAMEL_TEST_SEED=3645916 then read a stack of camels on an empty pale space)
+    standing = _Standing(3.1, 3, ((139.0, 183.0, 187.0), (29.0, 54.0, 20.0)), (0.4, 3.1))
+    assert standing.own_faces() == ((29.0, 54.0, 20.0),)
+    both = standing._replace(apart=(2.5, 3.1))
+    assert both.own_faces() == both.faces
 
 
 def test_the_renderer_says_the_stacks_bottom_to_top(sessions):

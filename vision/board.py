@@ -684,8 +684,8 @@ class _Drawing:
     def _looked_at(self) -> list[tuple[slice, slice]]:
         """The pixels of the drawing a read looks at, as pieces of bands of rows: where a
         stack as tall as there can be may stand on any space, shifted as far as it may be,
-        and each space's apron. About 40 % of the drawing: the board's middle and the table
-        round the board need no cost."""
+        and each space's apron: about 40 % of the drawing, in pieces of bands of rows about
+        60 % (the board's middle and the table round the board need no cost)."""
         used = np.zeros(self.pixels.shape, bool)
         for space in range(1, TRACK_SPACES + 1):
             x0, y0, x1, y1 = self._within_reach(space, self.n)

@@ -869,7 +869,8 @@ class _Drawing:
         """The spaces where some camel, at some height, would fit the frame better than the
         bare board, by _EVIDENCE at least."""
         flat = costs.reshape(len(costs), -1)
-        better = flat[:self.n, self._cores] - flat[2 * self.n, self._cores]
+        better = flat[:self.n].take(self._cores, axis=1)
+        better -= flat[2 * self.n].take(self._cores)
         evidence = np.add.reduceat(better, self._core_starts, axis=1)
         return {int(space) for space in
                 self._core_spaces[(evidence < -_EVIDENCE).any(axis=0)]}

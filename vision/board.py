@@ -151,9 +151,12 @@ def learn_camels(image: np.ndarray, table: TableCalibration, track: BoardLayout,
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
     found: list[_Standing] = []
     for space in range(1, TRACK_SPACES + 1):
-        standing = view.standing(smooth, space)
-        if standing is not None and max(standing[0]) > _STANDS_OUT:
-            found.append(_Standing(max(standing[0]), space, standing[1], standing[0]))
+        seen = view.standing(smooth, space)
+        if seen is None:
+            continue
+        standing = _Standing(space, seen[1], seen[0])
+        if standing.stands_out > _STANDS_OUT:
+            found.append(standing)
     found.sort(key=lambda f: -f.stands_out)
     names = camels.names
     likeliest = found[:len(names) + 2]
@@ -182,14 +185,18 @@ def set_up(setup: np.ndarray, table: TableCalibration, track: BoardLayout, camel
 
 
 class _Standing(NamedTuple):
-    """A camel found standing alone at set-up: how far its faces stand out from the board
-    round it (the farther), its space, its faces' colours (BGR: its side facing the camera,
-    its back) and how far each stands out."""
+    """A camel found standing alone at set-up: its space, its faces' colours (BGR: its side
+    facing the camera, its back) and how far each stands out from the board round it."""
 
-    stands_out: float
     space: int
     faces: tuple[tuple[float, float, float], ...]
     apart: tuple[float, ...]
+
+    @property
+    def stands_out(self) -> float:
+        """How far the camel stands out from the board round it: as far as its farther
+        face."""
+        return max(self.apart)
 
     def own_faces(self) -> tuple[tuple[float, float, float], ...]:
         """The colours of the faces that stand out from the board round the camel: a face

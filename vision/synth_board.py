@@ -63,6 +63,11 @@ class BoardFrame:
     camera: Camera
 
 
+_TURNS = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+#: a circle of unit radius as the renderer draws one (a round tile, a tile's mark)
+_CIRCLE = np.stack([np.cos(_TURNS), np.sin(_TURNS)], 1)
+
+
 @dataclass(frozen=True)
 class Tile(Prop):
     """A flat square on the board or the table (a desert or spectator tile, a card, a coin's
@@ -82,19 +87,17 @@ class Tile(Prop):
     def draw(self, canvas: Canvas) -> None:
         up = np.array([0.0, 0.0, 1.0])
         camera, image, light, s = canvas.camera, canvas.image, canvas.light, canvas.s
-        ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
         _fill(image, camera.project(self.corners(canvas.track), s),
               _shade(self.bgr, up, light))
         if self.mark is not None:
-            inner = np.stack([np.cos(ring), np.sin(ring)], 1) * (min(self.side) * 0.3)
+            inner = _CIRCLE * (min(self.side) * 0.3)
             _fill(image, camera.project(self._on_table(inner, 1.2), s),
                   _shade(self.mark, up, light))
 
     def corners(self, track: BoardLayout) -> np.ndarray:
         """The tile's outline on the table; its mark lies inside it."""
         if self.round:
-            ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-            outline = np.stack([np.cos(ring), np.sin(ring)], 1) * (self.side[0] / 2)
+            outline = _CIRCLE * (self.side[0] / 2)
         else:
             a, b = self.side[0] / 2, self.side[1] / 2
             outline = np.array([(-a, -b), (a, -b), (a, b), (-a, b)])

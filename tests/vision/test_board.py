@@ -137,7 +137,7 @@ def test_an_empty_board_reads_no_camels(sessions):
 def test_a_face_that_looks_like_the_board_round_the_camel_is_not_learned_as_its_colour():
     # a green camel seen end on at set-up: its side's sample is mostly the pale board
     # (CAMEL_TEST_SEED=3645916 then read a stack of camels on an empty pale space)
-    standing = _Standing(3.1, 3, ((139.0, 183.0, 187.0), (29.0, 54.0, 20.0)), (0.4, 3.1))
+    standing = _Standing(3, ((139.0, 183.0, 187.0), (29.0, 54.0, 20.0)), (0.4, 3.1))
     assert standing.own_faces() == ((29.0, 54.0, 20.0),)
     both = standing._replace(apart=(2.5, 3.1))
     assert both.own_faces() == both.faces

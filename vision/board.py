@@ -356,10 +356,13 @@ class BoardReader:
             bins = _bins(part)
             for camel, table in enumerate(self._camel_costs):
                 costs[camel, rows, columns] = table.take(bins)
-            costs[2 * n, rows, columns] = np.minimum(colour_distance(
+            board = costs[2 * n, rows, columns]
+            board[...] = np.minimum(colour_distance(
                 colour_feature(part), self._bare_colours[rows, columns]), _CLIP)
-            np.minimum(costs[:n, rows, columns], costs[2 * n, rows, columns],
-                       out=costs[n:2 * n, rows, columns])
+            # the rims, plane by plane, in place (OpenCV's minimum of two planes is a
+            # third of NumPy's time over these slices of the costs)
+            for camel in range(n):
+                cv2.min(costs[camel, rows, columns], board, dst=costs[n + camel, rows, columns])
         return costs
 
     def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
@@ -474,8 +477,9 @@ class BoardReader:
         # a camera's exposure drifts: compare the two at one overall brightness, each channel
         # by its share of the light there (skin is near the colour of a sandy board)
         before = bare * (np.median(now.reshape(-1, 3), axis=0) / bare_median)
-        changed = (np.abs(now - before) > _HAND_CHANGE * (before + 30.0)
-                   ).any(axis=2).astype(np.uint8)
+        over = np.abs(now - before) > _HAND_CHANGE * (before + 30.0)
+        # in any channel (NumPy's any over an axis of three is twenty times slower)
+        changed = (over[..., 0] | over[..., 1] | over[..., 2]).astype(np.uint8)
         for space, pile in found.items():
             cv2.fillConvexPoly(changed, self.view.camel_outline(
                 space, 0, grow=_ASKEW, levels=len(pile), head=_HEAD, scale=small), 0,
@@ -637,7 +641,8 @@ class _Drawing:
         fw, fh = view.table.image_size
         self.box = (max(0, x), max(0, y), min(int(fw * _SCALE), x + w + 1),
                     min(int(fh * _SCALE), y + h + 1))
-        offset = np.array(self.box[:2]) << SHIFT
+        # (int32, as OpenCV draws them: other integers are converted at every drawing)
+        offset = np.array(self.box[:2], np.int32) << SHIFT
         self.outlines = {
             (space, level): (view.camel_outline(space, level, scale=_SCALE) - offset,
                              view.camel_outline(space, level, grow=-_CORE, scale=_SCALE)
@@ -650,6 +655,9 @@ class _Drawing:
         #: what the stacks moves are tried from cost in a region, while they are tried (each
         #: kept with its stacks, so the id in its key stands for them alone)
         self._before: dict[tuple[int, tuple[int, int, int, int]], tuple[Mapping, float]] = {}
+        #: and what each place there costs with each camel in it (`_place_costs`)
+        self._places: dict[tuple[int, tuple[int, int, int, int]],
+                           tuple[Mapping, dict[tuple[int, int], int], np.ndarray]] = {}
         boxes_of = {}
         for key, (whole, _) in self.outlines.items():
             x, y, w, h = cv2.boundingRect(whole.reshape(-1, 2) >> SHIFT)
@@ -741,13 +749,20 @@ class _Drawing:
              region: tuple[int, int, int, int]) -> np.ndarray:
         """Which camel each pixel of `region` (x0, y0, x1, y1) shows (k), the rim of its
         outline (n + k), or the board (2n), times the pixels in the drawing: where in the
-        costs (thing by thing, then pixel by pixel) the costs of its things begin. Far stacks
-        first, each from the bottom up, so nearer and higher camels hide what is behind
-        them."""
+        costs (thing by thing, then pixel by pixel) the costs of its things begin."""
+        return self._labels(stacks, region, self.n, self.pixels.size)
+
+    def _labels(self, stacks: Mapping[int, list[int]], region: tuple[int, int, int, int],
+                kinds: int, step: int) -> np.ndarray:
+        """What each pixel of `region` shows, `stacks` naming each camel by a number below
+        `kinds`: k times `step` where camel k's core shows, kinds + k times `step` where the
+        rim of its outline does, and 2 kinds times `step` where the board does (a view of
+        the canvas: the next drawing overwrites it). Far stacks first, each from the bottom
+        up, so nearer and higher camels hide what is behind them."""
         x0, y0, x1, y1 = region
-        plane, margin = self.pixels.size, self._margin
+        margin = self._margin
         label = self._canvas[margin + y0:margin + y1, margin + x0:margin + x1]
-        label.fill(2 * self.n * plane)
+        label.fill(2 * kinds * step)
         for space in self.far_first:
             pile = stacks.get(space, ())
             if not pile:
@@ -761,28 +776,71 @@ class _Drawing:
             view = self._canvas[margin + dy:, margin + dx:]
             for level, camel in enumerate(pile):
                 whole, core = self.outlines[space, level]
-                cv2.fillConvexPoly(view, whole, (self.n + camel) * plane, shift=SHIFT)
-                cv2.fillConvexPoly(view, core, camel * plane, shift=SHIFT)
+                cv2.fillConvexPoly(view, whole, (kinds + camel) * step, shift=SHIFT)
+                cv2.fillConvexPoly(view, core, camel * step, shift=SHIFT)
         return label
 
     def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
                option: Mapping[int, list[int]]) -> float:
         """How much more the frame's pixels cost as `option` would show them than as
         `stacks` would: drawn only where the stacks that differ stand, with whatever stands
-        in front of or behind them there."""
+        in front of or behind them there; where no stack changes its height (camels swapped
+        or reordered), read from what each place costs with each camel there."""
         changed = [s for s in set(stacks) | set(option) if stacks.get(s) != option.get(s)]
         boxes = [self._extent(s, len(pile)) for s in changed
                  for pile in (stacks.get(s), option.get(s)) if pile]
+        relabelled = all(len(stacks.get(s, ())) == len(option.get(s, ())) for s in changed)
         total = 0.0
         for region in _apart(boxes):
             # the stacks a move starts from are the same for every move tried from them
             key = (id(stacks), region)
+            if relabelled:
+                if key not in self._places:
+                    if len(self._places) > 256:
+                        self._places.clear()
+                    self._places[key] = (stacks, *self._place_costs(costs, stacks, region))
+                _, places, table = self._places[key]
+                for space in changed:
+                    for level, (was, now) in enumerate(zip(stacks[space], option[space],
+                                                           strict=True)):
+                        if was != now and (space, level) in places:
+                            place = places[space, level]
+                            total += float(table[now, place] - table[was, place])
+                continue
             if key not in self._before:
                 if len(self._before) > 256:
                     self._before.clear()
                 self._before[key] = (stacks, self._cost(costs, stacks, region))
             total += self._cost(costs, option, region) - self._before[key][1]
         return total
+
+    def _place_costs(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
+                     region: tuple[int, int, int, int]
+                     ) -> tuple[dict[tuple[int, int], int], np.ndarray]:
+        """Each place in `stacks` (space, height) that may show in `region`, numbered, and
+        what its pixels there cost with each camel standing in it (camels x places): every
+        camel has the same shape, so which pixels a place shows does not depend on which
+        camel stands where, only on the stacks' heights and shifts."""
+        x0, y0, x1, y1 = region
+        numbered: dict[int, list[int]] = {}
+        places: dict[tuple[int, int], int] = {}
+        for space, pile in stacks.items():
+            bx0, by0, bx1, by1 = self._extent(space, len(pile))
+            if bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1:
+                numbered[space] = list(range(len(places), len(places) + len(pile)))
+                places.update({(space, level): k for level, k in enumerate(numbered[space])})
+        count, n = len(places), self.n
+        label = self._labels(numbered, region, count, 1)
+        shown = label < 2 * count
+        place = label[shown]
+        rim = place >= count
+        place -= count * rim
+        # every camel's cost at every pixel a place shows: its core's or its rim's
+        things = np.arange(n)[:, None] + n * rim[None]
+        where = things * self.pixels.size + self.pixels[y0:y1, x0:x1][shown][None]
+        table = np.bincount((place[None] + count * np.arange(n)[:, None]).ravel(),
+                            costs.ravel().take(where).ravel(), n * count)
+        return places, table.reshape(n, count)
 
     def cost(self, costs: np.ndarray, stacks: Mapping[int, list[int]]) -> float:
         """What the frame's pixels cost as `stacks` would show them, over the whole drawing."""
@@ -809,6 +867,7 @@ class _Drawing:
     def forget(self) -> None:
         """Drop what was worked out for the last frame or the last shifts."""
         self._before.clear()
+        self._places.clear()
 
     def realigned(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
                   option: Mapping[int, list[int]]) -> tuple[float, dict[int, tuple[int, int]]]:

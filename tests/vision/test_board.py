@@ -14,7 +14,15 @@ from companion.cli import main
 from companion.errors import BadConfig
 from tests.vision.conftest import drawn_seed
 from training.scoring import BoardScore, score_board
-from vision.board import BoardReader, BoardReading, Stack, _Standing, learn_camels, set_up
+from vision.board import (
+    BoardReader,
+    BoardReading,
+    Stack,
+    _Standing,
+    _swapped,
+    learn_camels,
+    set_up,
+)
 from vision.calibrate import CalibrationError, calibrate_table
 from vision.camels import camel_set
 from vision.config import load_config
@@ -119,6 +127,39 @@ def test_a_stack_fitted_in_a_wrong_order_is_put_in_its_own(sessions):
             reader._drawing.align(costs, wrong, space)
         put_right.append(reader._reordered(costs, wrong) == truth)
     assert sum(put_right) >= 3, put_right
+
+
+def test_a_frame_costs_each_camel_and_its_rim_only_where_a_stack_may_stand(sessions):
+    """The rims are each camel's cost or the board's, whichever is less (worked out in
+    place, plane by plane); the pixels no stack can cover cost nothing."""
+    session, reader = sessions[0]
+    frame = session.frame(hand=False)
+    costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
+    n = len(reader.names)
+    looked_at = np.zeros(costs.shape[1:], bool)
+    for rows, columns in reader._drawing.looked_at:
+        looked_at[rows, columns] = True
+    assert np.array_equal(costs[n:2 * n], np.minimum(costs[:n], costs[2 * n]))
+    assert not costs[:, ~looked_at].any()
+    assert costs[:n, looked_at].min() >= 0 and costs[2 * n, looked_at].max() > 0
+
+
+def test_camels_swapped_or_reordered_cost_what_drawing_them_costs(sessions):
+    """Where no stack changes its height, a change is read from what each place costs with
+    each camel there: the same as drawing the two boards and comparing them."""
+    for session, reader in sessions[:2]:
+        frame = session.frame(hand=False)
+        costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
+        found = reader._fit(costs)
+        drawing = reader._drawing
+        on_board = [c for pile in found.values() for c in pile]
+        off_board = [c for c in range(len(reader.names)) if c not in on_board]
+        tallest = max(found, key=lambda space: len(found[space]))
+        options = [_swapped(found, on_board[0], other) for other in on_board[1:] + off_board]
+        options.append({**found, tallest: found[tallest][::-1]})
+        for option in options:
+            drawn = drawing.cost(costs, option) - drawing.cost(costs, found)
+            assert drawing.change(costs, found, option) == pytest.approx(drawn, abs=0.05)
 
 
 def test_a_hand_over_the_board_is_not_read(sessions):

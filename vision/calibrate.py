@@ -19,7 +19,14 @@ import numpy as np
 
 from companion.errors import CalibrationError
 from vision.aruco import detect_markers
-from vision.colours import MAX_DISTANCE, DiceColours, as_bgr, colour_distance, colour_feature
+from vision.colours import (
+    MAX_DISTANCE,
+    DiceColours,
+    across_channels,
+    as_bgr,
+    colour_distance,
+    colour_feature,
+)
 from vision.dice import DiceReader
 from vision.dicenet import die_near
 from vision.dicesets import DiceSet
@@ -544,7 +551,8 @@ def _standing_out(image: np.ndarray, table: TableCalibration) -> _Mat:
     kernel = max(3, int(0.75 * table.die_size)) | 1
     bare = cv2.resize(cv2.medianBlur(small, kernel), (crop.shape[1], crop.shape[0]),
                       interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    out = ((np.abs(crop - bare).max(axis=2) > 18) & (inside > 0)).astype(np.uint8)
+    out = ((across_channels(np.maximum, np.abs(crop - bare)) > 18) & (inside > 0)
+           ).astype(np.uint8)
     return _Mat(crop, bare, cv2.morphologyEx(out, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
                 x, y)
 

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colours import DiceColours, as_bgr, colour_distance, colour_feature
+from vision.colours import (
+    DiceColours,
+    across_channels,
+    as_bgr,
+    colour_distance,
+    colour_feature,
+)
 from vision.dicesets import ColourDiceSet
 
 if TYPE_CHECKING:
@@ -315,7 +321,8 @@ def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None, flo
     image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
-    jxx, jyy, jxy = (gx * gx).sum(axis=2), (gy * gy).sum(axis=2), (gx * gy).sum(axis=2)
+    jxx, jyy, jxy = (across_channels(np.add, gx * gx), across_channels(np.add, gy * gy),
+                     across_channels(np.add, gx * gy))
     strength = np.sqrt(jxx + jyy)
     window = (int(0.4 * _SIDE),) * 2
     busy = cv2.blur(cv2.blur(strength if where is None else strength * where, window), window)
@@ -422,7 +429,7 @@ def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.nd
     height, width = wx.shape[:2]
     sides = []
     for nx, ny in ((ca, sa), (-sa, ca)):
-        across = np.sqrt(((wx * nx + wy * ny) ** 2).sum(axis=-1))
+        across = np.sqrt(across_channels(np.add, (wx * nx + wy * ny) ** 2))
         for sign in (1.0, -1.0):
             band = []
             for reach in _SIDE / 2 + np.array(_BAND):

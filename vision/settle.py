@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.cards import CardReader, CardReading
 from vision.colour_dice import ColourDiceReader, FaceReading
+from vision.colours import across_channels
 from vision.dice import DiceReader, DieReading
 
 LANDED = "landed"
@@ -258,7 +259,7 @@ class Settler:
 def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest change over the colour channels."""
     d = cv2.absdiff(np.asarray(a, np.float32), np.asarray(b, np.float32))
-    return d.max(axis=2) if d.ndim == 3 else d
+    return across_channels(np.maximum, d) if d.ndim == 3 else d
 
 
 def _colour(reading: Reading) -> str | None:

@@ -379,8 +379,7 @@ class BoardReader:
                 len(pile) for pile in stacks.values())
             return drawing.change(costs, stacks, option) - _ABSENT * placed
 
-        drawing.shifts.clear()
-        drawing.forget()
+        drawing.new_frame()
         stacks: dict[int, list[int]] = {}
         stacks = self._improve(stacks, change, candidates)
         for _ in range(_SETTLE):
@@ -504,6 +503,9 @@ class BoardReader:
 _BIN = 4
 #: rows of a frame's crop whose costs are worked out at once
 _BAND = 64
+#: at most this many stacks drawn are kept for drawing again, 15 kB each (a frame draws
+#: 80-160)
+_STACKS_KEPT = 256
 
 
 def _bins(image: np.ndarray) -> np.ndarray:
@@ -694,6 +696,10 @@ class _Drawing:
         self.looked_at = self._looked_at()
         self._canvas = np.empty((self.pixels.shape[0] + 2 * self._margin,
                                  self.pixels.shape[1] + 2 * self._margin), np.int32)
+        #: the stacks drawn this frame, each unshifted (`_stack`), and what they are drawn on
+        self._stacks: dict[tuple[int, tuple[int, ...], int, int],
+                           tuple[np.ndarray, np.ndarray]] = {}
+        self._sketch = np.empty_like(self._canvas)
 
     def _looked_at(self) -> list[tuple[slice, slice]]:
         """The pixels of the drawing a read looks at, as pieces of bands of rows: where a
@@ -769,15 +775,41 @@ class _Drawing:
             bx0, by0, bx1, by1 = self._extent(space, len(pile))
             if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0:
                 continue
-            # a stack's shift is whole pixels: its outlines are drawn as they are, into the
-            # canvas seen from that far off (no outline moved for each camel drawn)
+            # a stack's shift is whole pixels: the stack as drawn unshifted is laid down that
+            # far off, over what was drawn before it
             dx, dy = self.shifts.get(space, (0, 0))
-            view = self._canvas[margin + dy:, margin + dx:]
+            ex0, ey0, ex1, ey1 = self.extents[space, len(pile)]
+            drawn, shows = self._stack(space, pile, kinds, step)
+            under = self._canvas[margin + dy + ey0:margin + dy + ey1,
+                                 margin + dx + ex0:margin + dx + ex1]
+            height, width = min(under.shape[0], drawn.shape[0]), min(under.shape[1],
+                                                                     drawn.shape[1])
+            np.copyto(under[:height, :width], drawn[:height, :width],
+                      where=shows[:height, :width])
+        return label
+
+    def _stack(self, space: int, pile: Sequence[int], kinds: int, step: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The stack `pile` on `space` drawn unshifted, as `_labels` labels it, over its
+        extent, and where it shows: kept, since a stack is drawn again at every shift tried
+        and in every move tried beside it (laying it down costs a sixth of drawing its
+        camels' outlines again)."""
+        key = (space, tuple(pile), kinds, step)
+        if key not in self._stacks:
+            if len(self._stacks) > _STACKS_KEPT:
+                self._stacks.clear()
+            x0, y0, x1, y1 = self.extents[space, len(pile)]
+            margin = self._margin
+            sketch = self._sketch[margin + y0:margin + y1, margin + x0:margin + x1]
+            sketch.fill(-1)
+            view = self._sketch[margin:, margin:]
             for level, camel in enumerate(pile):
                 whole, core = self.outlines[space, level]
                 cv2.fillConvexPoly(view, whole, (kinds + camel) * step, shift=SHIFT)
                 cv2.fillConvexPoly(view, core, camel * step, shift=SHIFT)
-        return label
+            drawn = sketch.copy()
+            self._stacks[key] = (drawn, drawn >= 0)
+        return self._stacks[key]
 
     def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
                option: Mapping[int, list[int]]) -> float:
@@ -864,9 +896,17 @@ class _Drawing:
         return max(0, x0 + dx - 1), max(0, y0 + dy - 1), x1 + dx + 1, y1 + dy + 1
 
     def forget(self) -> None:
-        """Drop what was worked out for the last frame or the last shifts."""
+        """Drop what was worked out for the last shifts."""
         self._before.clear()
         self._places.clear()
+
+    def new_frame(self) -> None:
+        """Drop what was worked out for the last frame, the stacks drawn and their shifts
+        with it (a frame draws about 80 stacks, 1.5 MB, hardly any of them the next
+        frame's)."""
+        self.shifts.clear()
+        self.forget()
+        self._stacks.clear()
 
     def realigned(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
                   option: Mapping[int, list[int]]) -> tuple[float, dict[int, tuple[int, int]]]:

@@ -316,9 +316,13 @@ class BoardReader:
         costs = self._costs(self._drawing.crop(smooth))
         found = self._fit(costs)
         if self._hand(smooth, found):
-            return BoardReading((), hand=True)
-        contradicts = None if against is None else self._contradicts(costs, found, against)
-        return BoardReading(self._stacks(found, costs), contradicts=contradicts)
+            reading = BoardReading((), hand=True)
+        else:
+            contradicts = None if against is None else self._contradicts(costs, found,
+                                                                         against)
+            reading = BoardReading(self._stacks(found, costs), contradicts=contradicts)
+        self._drawing.new_frame()   # the stacks it drew are let go until the next frame
+        return reading
 
     def _contradicts(self, costs: np.ndarray, found: dict[int, list[int]],
                      against: Mapping[int, Sequence[str]]) -> float | None:
@@ -696,10 +700,9 @@ class _Drawing:
         self.looked_at = self._looked_at()
         self._canvas = np.empty((self.pixels.shape[0] + 2 * self._margin,
                                  self.pixels.shape[1] + 2 * self._margin), np.int32)
-        #: the stacks drawn this frame, each unshifted (`_stack`), and what they are drawn on
+        #: the stacks drawn this frame, each unshifted (`_stack`)
         self._stacks: dict[tuple[int, tuple[int, ...], int, int],
                            tuple[np.ndarray, np.ndarray]] = {}
-        self._sketch = np.empty_like(self._canvas)
 
     def _looked_at(self) -> list[tuple[slice, slice]]:
         """The pixels of the drawing a read looks at, as pieces of bands of rows: where a
@@ -799,15 +802,12 @@ class _Drawing:
             if len(self._stacks) > _STACKS_KEPT:
                 self._stacks.clear()
             x0, y0, x1, y1 = self.extents[space, len(pile)]
-            margin = self._margin
-            sketch = self._sketch[margin + y0:margin + y1, margin + x0:margin + x1]
-            sketch.fill(-1)
-            view = self._sketch[margin:, margin:]
+            drawn = np.full((y1 - y0, x1 - x0), -1, np.int32)
+            corner = np.array([x0, y0], np.int32) << SHIFT
             for level, camel in enumerate(pile):
                 whole, core = self.outlines[space, level]
-                cv2.fillConvexPoly(view, whole, (kinds + camel) * step, shift=SHIFT)
-                cv2.fillConvexPoly(view, core, camel * step, shift=SHIFT)
-            drawn = sketch.copy()
+                cv2.fillConvexPoly(drawn, whole - corner, (kinds + camel) * step, shift=SHIFT)
+                cv2.fillConvexPoly(drawn, core - corner, camel * step, shift=SHIFT)
             self._stacks[key] = (drawn, drawn >= 0)
         return self._stacks[key]
 

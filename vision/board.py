@@ -346,27 +346,28 @@ class BoardReader:
         return 1.0 - float(np.exp(-max(0.0, after - before) / _SURE))
 
     def _costs(self, crop: np.ndarray) -> np.ndarray:
-        """What each pixel costs as each thing the drawing may put there: camel k (k < n),
-        the rim of camel k's outline (n + k: its own colour or the board's, whichever is
-        less), the bare board (2n)."""
+        """What each pixel looked at costs as each thing the drawing may put there: camel k
+        (k < n), the rim of camel k's outline (n + k: its own colour or the board's,
+        whichever is less), the bare board (2n); each row in the order of the drawing's
+        `pixels`."""
         n = len(self.names)
+        drawing = self._drawing
+        costs = np.empty((2 * n + 1, drawing.plane), np.float32)
         # a pixel no stack can cover (the board's middle, the table beyond it) is the bare
         # board in every board drawn: it costs nothing, and its colour is not looked at
-        costs = np.zeros((2 * n + 1, *crop.shape[:2]), np.float32)
+        costs[:, drawing.plane - 1] = 0.0
         # a piece of a band of rows at a time: the colours' features are doubles, and a
         # whole crop's with the steps to its costs held more than twice the costs themselves
-        for rows, columns in self._drawing.looked_at:
+        for (rows, columns), (start, stop) in zip(drawing.looked_at, drawing.places_of,
+                                                  strict=True):
             part = crop[rows, columns]
-            bins = _bins(part)
+            bins = _bins(part).ravel()
             for camel, table in enumerate(self._camel_costs):
-                costs[camel, rows, columns] = table.take(bins)
-            board = costs[2 * n, rows, columns]
+                costs[camel, start:stop] = table.take(bins)
+            board = costs[2 * n, start:stop]
             board[...] = np.minimum(colour_distance(
-                colour_feature(part), self._bare_colours[rows, columns]), _CLIP)
-            # the rims, plane by plane, in place (OpenCV's minimum of two planes is a
-            # third of NumPy's time over these slices of the costs)
-            for camel in range(n):
-                cv2.min(costs[camel, rows, columns], board, dst=costs[n + camel, rows, columns])
+                colour_feature(part), self._bare_colours[rows, columns]), _CLIP).ravel()
+            np.minimum(costs[:n, start:stop], board, out=costs[n:2 * n, start:stop])
         return costs
 
     def _fit(self, costs: np.ndarray) -> dict[int, list[int]]:
@@ -672,20 +673,17 @@ class _Drawing:
             for count in range(1, n + 1):
                 self.extents[space, count] = _union([boxes_of[space, level]
                                                      for level in range(count)])
-        #: each pixel's place in the drawing, row by row
-        self.pixels = np.arange((self.box[3] - self.box[1]) * (self.box[2] - self.box[0]),
-                                dtype=np.int32
-                                ).reshape(self.box[3] - self.box[1], self.box[2] - self.box[0])
+        #: the drawing's size (rows, columns)
+        self.shape = (self.box[3] - self.box[1], self.box[2] - self.box[0])
         # every camel's core, at every height on every space, the pixels of one after
         # another (those out of view left out): a frame's evidence for each is one look-up
         cores, spaces = [], []
         for (space, _), (_, core) in self.outlines.items():
-            mask = np.zeros((self.box[3] - self.box[1], self.box[2] - self.box[0]), np.uint8)
+            mask = np.zeros(self.shape, np.uint8)
             cv2.fillConvexPoly(mask, core, 1, shift=SHIFT)
             if mask.any():
                 cores.append(np.flatnonzero(mask))
                 spaces.append(space)
-        self._cores = np.concatenate(cores)
         self._core_starts = np.cumsum([0] + [len(core) for core in cores[:-1]])
         self._core_spaces = np.array(spaces)
         x0, y0, x1, y1 = view.extent()
@@ -698,8 +696,27 @@ class _Drawing:
         #: it may be (one canvas for every drawing: a region's part is filled afresh each time)
         self._margin = self.reach + 1
         self.looked_at = self._looked_at()
-        self._canvas = np.empty((self.pixels.shape[0] + 2 * self._margin,
-                                 self.pixels.shape[1] + 2 * self._margin), np.int32)
+        #: each pixel's place in a frame's costs: the pixels looked at, piece after piece
+        #: (`places_of`: where each piece's begin and end), then one place for all the
+        #: others (they cost nothing); a frame's costs hold 60 % of the drawing's pixels
+        self.pixels = np.empty(self.shape, np.int32)
+        self.places_of: list[tuple[int, int]] = []
+        for rows, columns in self.looked_at:
+            piece = self.pixels[rows, columns]
+            start = self.places_of[-1][1] if self.places_of else 0
+            self.places_of.append((start, start + piece.size))
+            piece[...] = np.arange(start, start + piece.size).reshape(piece.shape)
+        looked_at = np.zeros(self.shape, bool)
+        for rows, columns in self.looked_at:
+            looked_at[rows, columns] = True
+        self.pixels[~looked_at] = self.places_of[-1][1]
+        #: the places in a frame's costs of each thing
+        self.plane = self.places_of[-1][1] + 1
+        self._cores = self.pixels.ravel()[np.concatenate(cores)]
+        self._apron_places = {space: self.pixels.ravel()[apron]
+                              for space, apron in self.aprons.items()}
+        self._canvas = np.empty((self.shape[0] + 2 * self._margin,
+                                 self.shape[1] + 2 * self._margin), np.int32)
         #: the stacks drawn this frame, each unshifted (`_stack`)
         self._stacks: dict[tuple[int, tuple[int, ...], int, int],
                            tuple[np.ndarray, np.ndarray]] = {}
@@ -709,7 +726,7 @@ class _Drawing:
         stack as tall as there can be may stand on any space, shifted as far as it may be,
         and each space's apron: about 40 % of the drawing, in pieces of bands of rows about
         60 % (the board's middle and the table round the board need no cost)."""
-        used = np.zeros(self.pixels.shape, bool)
+        used = np.zeros(self.shape, bool)
         for space in range(1, TRACK_SPACES + 1):
             x0, y0, x1, y1 = self._within_reach(space, self.n)
             used[y0:y1, x0:x1] = True
@@ -742,8 +759,8 @@ class _Drawing:
         neither the bare board nor of a camel's colour (a stack set down askew shows a camel
         there): a desert tile (no camel ends its move on one), a card, a hand."""
         other = (costs[2 * self.n] > _OTHER) & (costs[:self.n].min(axis=0) > _OTHER)
-        return {space for space, apron in self.aprons.items()
-                if apron.size and other.ravel()[apron].mean() > _TILE}
+        return {space for space, apron in self._apron_places.items()
+                if apron.size and other[apron].mean() > _TILE}
 
     def crop(self, image: np.ndarray) -> np.ndarray:
         """The part of `image` (a full frame) the drawing covers, at its scale."""
@@ -758,7 +775,7 @@ class _Drawing:
         """Which camel each pixel of `region` (x0, y0, x1, y1) shows (k), the rim of its
         outline (n + k), or the board (2n), times the pixels in the drawing: where in the
         costs (thing by thing, then pixel by pixel) the costs of its things begin."""
-        return self._labels(stacks, region, self.n, self.pixels.size)
+        return self._labels(stacks, region, self.n, self.plane)
 
     def _labels(self, stacks: Mapping[int, list[int]], region: tuple[int, int, int, int],
                 kinds: int, step: int) -> np.ndarray:
@@ -868,7 +885,7 @@ class _Drawing:
         place -= count * rim
         # every camel's cost at every pixel a place shows: its core's or its rim's
         things = np.arange(n)[:, None] + n * rim[None]
-        where = things * self.pixels.size + self.pixels[y0:y1, x0:x1][shown][None]
+        where = things * self.plane + self.pixels[y0:y1, x0:x1][shown][None]
         table = np.bincount((place[None] + count * np.arange(n)[:, None]).ravel(),
                             costs.ravel().take(where).ravel(), n * count)
         return places, table.reshape(n, count)
@@ -930,7 +947,7 @@ class _Drawing:
     def _within_reach(self, space: int, count: int) -> tuple[int, int, int, int]:
         """The pixels a stack of `count` camels on `space` may cover at any shift (_ASKEW)."""
         x0, y0, x1, y1 = self.extents[space, count]
-        height, width = self.pixels.shape
+        height, width = self.shape
         return (max(0, x0 - self.reach), max(0, y0 - self.reach), min(width, x1 + self.reach),
                 min(height, y1 + self.reach))
 
@@ -973,9 +990,8 @@ class _Drawing:
     def candidates(self, costs: np.ndarray) -> set[int]:
         """The spaces where some camel, at some height, would fit the frame better than the
         bare board, by _EVIDENCE at least."""
-        flat = costs.reshape(len(costs), -1)
-        better = flat[:self.n].take(self._cores, axis=1)
-        better -= flat[2 * self.n].take(self._cores)
+        better = costs[:self.n].take(self._cores, axis=1)
+        better -= costs[2 * self.n].take(self._cores)
         evidence = np.add.reduceat(better, self._core_starts, axis=1)
         return {int(space) for space in
                 self._core_spaces[(evidence < -_EVIDENCE).any(axis=0)]}

@@ -18,6 +18,7 @@ from vision.board import (
     BoardReader,
     BoardReading,
     Stack,
+    _bins,
     _Standing,
     _swapped,
     learn_camels,
@@ -130,18 +131,26 @@ def test_a_stack_fitted_in_a_wrong_order_is_put_in_its_own(sessions):
 
 
 def test_a_frame_costs_each_camel_and_its_rim_only_where_a_stack_may_stand(sessions):
-    """The rims are each camel's cost or the board's, whichever is less (worked out in
-    place, plane by plane); the pixels no stack can cover cost nothing."""
+    """Each pixel looked at costs what its colour costs as each camel and as the bare board
+    there; the rims are each camel's cost or the board's, whichever is less; the pixels no
+    stack can cover share one place, which costs nothing."""
     session, reader = sessions[0]
     frame = session.frame(hand=False)
-    costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
-    n = len(reader.names)
-    looked_at = np.zeros(costs.shape[1:], bool)
-    for rows, columns in reader._drawing.looked_at:
-        looked_at[rows, columns] = True
+    crop = reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0))
+    costs = reader._costs(crop)
+    n, drawing = len(reader.names), reader._drawing
+    assert costs.shape == (2 * n + 1, drawing.plane)
     assert np.array_equal(costs[n:2 * n], np.minimum(costs[:n], costs[2 * n]))
-    assert not costs[:, ~looked_at].any()
-    assert costs[:n, looked_at].min() >= 0 and costs[2 * n, looked_at].max() > 0
+    assert not costs[:, drawing.plane - 1].any()
+    looked_at = np.zeros(drawing.shape, bool)
+    for rows, columns in drawing.looked_at:
+        looked_at[rows, columns] = True
+    assert (drawing.pixels[~looked_at] == drawing.plane - 1).all()
+    places = drawing.pixels[looked_at]
+    assert len(np.unique(places)) == places.size == drawing.plane - 1
+    green = reader.names.index("green")
+    assert np.array_equal(costs[green, places],
+                          reader._camel_costs[green].take(_bins(crop[looked_at][None]))[0])
 
 
 def test_camels_swapped_or_reordered_cost_what_drawing_them_costs(sessions):

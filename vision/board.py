@@ -697,8 +697,8 @@ class _Drawing:
         self._margin = self.reach + 1
         self.looked_at = self._looked_at()
         #: each pixel's place in a frame's costs: the pixels looked at, piece after piece
-        #: (`places_of`: where each piece's begin and end), then one place for all the
-        #: others (they cost nothing); a frame's costs hold 60 % of the drawing's pixels
+        #: (`places_of`: where each piece's places begin and end), then one place for all
+        #: the others (they cost nothing); a frame's costs hold 60 % of the drawing's pixels
         self.pixels = np.empty(self.shape, np.int32)
         self.places_of: list[tuple[int, int]] = []
         for rows, columns in self.looked_at:
@@ -710,7 +710,7 @@ class _Drawing:
         for rows, columns in self.looked_at:
             looked_at[rows, columns] = True
         self.pixels[~looked_at] = self.places_of[-1][1]
-        #: the places in a frame's costs of each thing
+        #: how many places a frame's costs hold for each thing
         self.plane = self.places_of[-1][1] + 1
         self._cores = self.pixels.ravel()[np.concatenate(cores)]
         self._apron_places = {space: self.pixels.ravel()[apron]
@@ -773,8 +773,8 @@ class _Drawing:
     def draw(self, stacks: Mapping[int, list[int]],
              region: tuple[int, int, int, int]) -> np.ndarray:
         """Which camel each pixel of `region` (x0, y0, x1, y1) shows (k), the rim of its
-        outline (n + k), or the board (2n), times the pixels in the drawing: where in the
-        costs (thing by thing, then pixel by pixel) the costs of its things begin."""
+        outline (n + k), or the board (2n), times `plane`: where in a frame's costs (thing
+        by thing, then place by place) the costs of its things begin."""
         return self._labels(stacks, region, self.n, self.plane)
 
     def _labels(self, stacks: Mapping[int, list[int]], region: tuple[int, int, int, int],

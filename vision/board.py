@@ -508,9 +508,19 @@ class BoardReader:
 _BIN = 4
 #: rows of a frame's crop whose costs are worked out at once
 _BAND = 64
-#: at most this many stacks drawn are kept for drawing again, 15 kB each (a frame draws
-#: 80-160)
-_STACKS_KEPT = 256
+#: at most this many things worked out for a frame are kept of each kind (`_kept`): the
+#: stacks drawn, 15 kB each (a frame draws 80-160), what the moves tried start from
+_KEPT = 256
+
+
+def _kept(kept: dict, key, work):
+    """What `work()` gives, kept in `kept` under `key` for the next time it is asked for; at
+    most _KEPT things are kept (then all are let go)."""
+    if key not in kept:
+        if len(kept) >= _KEPT:
+            kept.clear()
+        kept[key] = work()
+    return kept[key]
 
 
 def _bins(image: np.ndarray) -> np.ndarray:
@@ -699,17 +709,14 @@ class _Drawing:
         #: each pixel's place in a frame's costs: the pixels looked at, piece after piece
         #: (`places_of`: where each piece's places begin and end), then one place for all
         #: the others (they cost nothing); a frame's costs hold 60 % of the drawing's pixels
-        self.pixels = np.empty(self.shape, np.int32)
+        self.pixels = np.full(self.shape, -1, np.int32)
         self.places_of: list[tuple[int, int]] = []
         for rows, columns in self.looked_at:
             piece = self.pixels[rows, columns]
             start = self.places_of[-1][1] if self.places_of else 0
             self.places_of.append((start, start + piece.size))
             piece[...] = np.arange(start, start + piece.size).reshape(piece.shape)
-        looked_at = np.zeros(self.shape, bool)
-        for rows, columns in self.looked_at:
-            looked_at[rows, columns] = True
-        self.pixels[~looked_at] = self.places_of[-1][1]
+        self.pixels[self.pixels < 0] = self.places_of[-1][1]
         #: how many places a frame's costs hold for each thing
         self.plane = self.places_of[-1][1] + 1
         self._cores = self.pixels.ravel()[np.concatenate(cores)]
@@ -814,10 +821,7 @@ class _Drawing:
         extent, and where it shows: kept, since a stack is drawn again at every shift tried
         and in every move tried beside it (laying it down costs a sixth of drawing its
         camels' outlines again)."""
-        key = (space, tuple(pile), kinds, step)
-        if key not in self._stacks:
-            if len(self._stacks) > _STACKS_KEPT:
-                self._stacks.clear()
+        def draw() -> tuple[np.ndarray, np.ndarray]:
             x0, y0, x1, y1 = self.extents[space, len(pile)]
             drawn = np.full((y1 - y0, x1 - x0), -1, np.int32)
             corner = np.array([x0, y0], np.int32) << SHIFT
@@ -825,8 +829,9 @@ class _Drawing:
                 whole, core = self.outlines[space, level]
                 cv2.fillConvexPoly(drawn, whole - corner, (kinds + camel) * step, shift=SHIFT)
                 cv2.fillConvexPoly(drawn, core - corner, camel * step, shift=SHIFT)
-            self._stacks[key] = (drawn, drawn >= 0)
-        return self._stacks[key]
+            return drawn, drawn >= 0
+
+        return _kept(self._stacks, (space, tuple(pile), kinds, step), draw)
 
     def change(self, costs: np.ndarray, stacks: Mapping[int, list[int]],
                option: Mapping[int, list[int]]) -> float:
@@ -843,11 +848,8 @@ class _Drawing:
             # the stacks a move starts from are the same for every move tried from them
             key = (id(stacks), region)
             if relabelled:
-                if key not in self._places:
-                    if len(self._places) > 256:
-                        self._places.clear()
-                    self._places[key] = (stacks, *self._place_costs(costs, stacks, region))
-                _, places, table = self._places[key]
+                _, places, table = _kept(self._places, key, lambda region=region: (
+                    stacks, *self._place_costs(costs, stacks, region)))
                 for space in changed:
                     for level, (was, now) in enumerate(zip(stacks[space], option[space],
                                                            strict=True)):
@@ -855,11 +857,9 @@ class _Drawing:
                             place = places[space, level]
                             total += float(table[now, place] - table[was, place])
                 continue
-            if key not in self._before:
-                if len(self._before) > 256:
-                    self._before.clear()
-                self._before[key] = (stacks, self._cost(costs, stacks, region))
-            total += self._cost(costs, option, region) - self._before[key][1]
+            _, before = _kept(self._before, key, lambda region=region: (
+                stacks, self._cost(costs, stacks, region)))
+            total += self._cost(costs, option, region) - before
         return total
 
     def _place_costs(self, costs: np.ndarray, stacks: Mapping[int, list[int]],

@@ -48,10 +48,12 @@ def rolled(snapshot):
 def test_a_die_that_settles_is_the_roll_of_the_player_to_act(table, stage, settler):
     with TableCamera(lambda: stage, settler).attach(table) as camera:
         wait_until(table, lambda s: s.view["camera"]["on"])
-        thrown = stage.throw("green")
+        # a die this stage's first throw shows plainly (its green or blue two there is read
+        # right but less surely, and waits for a press)
+        thrown = stage.throw("yellow")
         after = wait_until(table, lambda s: s.view["readings"])
         assert after.view["readings"][0]["outcome"] == "accepted"
-        assert rolled(after) == [{"player": "Ann", "action": "roll", "die": "green",
+        assert rolled(after) == [{"player": "Ann", "action": "roll", "die": "yellow",
                                   "value": thrown.value}]
         number, jpeg = camera.wait_for_frame(-1, 5.0)
         assert jpeg.startswith(b"\xff\xd8") and number >= 0

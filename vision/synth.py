@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from vision.synth_colour_dice import FaceTruth
 
 LIGHTS = ("neutral", "warm", "cool", "dim", "uneven", "glare")
-_SUPERSAMPLE = 2
+SUPERSAMPLE = 2
+"""Times its size each way a frame is drawn at, then shrunk, for smooth edges (a caller may
+ask for 1: drawn at its size, in a quarter of the memory)."""
 _GRAIN_ROWS = 64
 """Rows of a frame whose sensor grain is drawn at once."""
 _BAND_ROWS = 120
@@ -259,7 +261,7 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
 def drawn(table: Table, light: Light) -> Table:
     """`table` drawn under `light` and kept only as drawn, its texture let go: for a table
     rendered under that one light alone (one with cards painted on), half the memory."""
-    lit = {(light, _SUPERSAMPLE): _lit_table(table, light, _SUPERSAMPLE)}
+    lit = {(light, SUPERSAMPLE): _lit_table(table, light, SUPERSAMPLE)}
     return replace(table, _texture=None, _lit=lit)
 
 
@@ -344,7 +346,7 @@ def render(table: Table, dice: Sequence[Pose], light: Light, *,
            rng: np.random.Generator, hands: Sequence[Hand] = (), blur: float = 0.0,
            noise: float = 2.0, jpeg: int | None = 90,
            moving: Sequence[tuple[float, float]] = (), camels: Sequence[CamelPose] | None = None,
-           props: Sequence[Prop] = (), supersample: int = _SUPERSAMPLE) -> RenderedFrame:
+           props: Sequence[Prop] = (), supersample: int = SUPERSAMPLE) -> RenderedFrame:
     """One frame of `table` with `dice` lying on it under `light`, and `camels` (default: the
     table's own) and `props` (tiles, coins, the pyramid) on the board, nearest drawn last.
 
@@ -398,7 +400,7 @@ def render(table: Table, dice: Sequence[Pose], light: Light, *,
             if s > 1:
                 band = cv2.resize(band, (w, bottom - top), interpolation=cv2.INTER_AREA)
         else:
-            band = bare[top:bottom].copy()
+            band = bare[top:bottom].astype(np.float32)
         if not blurred:
             _grain(band, rng, noise)
             np.clip(band, 0, 255, out=band)
@@ -493,14 +495,15 @@ def roll_frame(table: Table, light: Light, rng: np.random.Generator, *,
 
 
 def calibration_frame(table: Table, light: Light, seed: int, *,
-                      leaving_out: Iterable[str] = ()) -> RenderedFrame:
+                      leaving_out: Iterable[str] = (),
+                      supersample: int = SUPERSAMPLE) -> RenderedFrame:
     """All of the game's dice laid in the roll zone, any face up, for colour calibration;
     but for the dice of the colours `leaving_out`, as a person who forgot one lays them."""
     rng = np.random.default_rng(seed)
     gone = set(leaving_out)
     poses = scatter_dice(rng, [d for d in table.dice.dice if d.colour not in gone],
                          table.layout, touching=0.0)
-    return render(table, poses, light, rng=rng, noise=2.0, jpeg=92)
+    return render(table, poses, light, rng=rng, noise=2.0, jpeg=92, supersample=supersample)
 
 
 @dataclass(frozen=True)
@@ -799,10 +802,12 @@ def _light_field(table: Table, light: Light, s: int) -> np.ndarray:
 def _lit_table(table: Table, light: Light, s: int) -> tuple[np.ndarray, np.ndarray]:
     """`table` drawn under `light` at `s` times the camera's size, kept in half floats (7 MB
     for the dice camera, where floats would be 15), and shrunk to the camera's size: the
-    bare table of every frame (the same, in floats, where `s` is 1)."""
+    bare table of every frame (where `s` is 1, the same half floats: 5 MB for the board's
+    1280x720 camera, where floats would be 11)."""
     lit = _draw_table(table, light, s)
     if s == 1:
-        return lit, lit
+        half = lit.astype(np.float16)
+        return half, half
     return lit.astype(np.float16), cv2.resize(lit, table.camera.size,
                                               interpolation=cv2.INTER_AREA)
 
@@ -881,7 +886,7 @@ class _Patch:
 
 @dataclass(frozen=True)
 class Canvas:
-    """What things on the board draw themselves on: the frame as it is drawn (`_SUPERSAMPLE`
+    """What things on the board draw themselves on: the frame as it is drawn (`SUPERSAMPLE`
     times the camera's size, `s`), how far from the camera the nearest surface drawn at
     each of its pixels lies, the camera, the light, and the board's track."""
 

@@ -18,6 +18,7 @@ import numpy as np
 from vision.dicesets import LAST_CAMEL, ColourDiceSet, ColourFace, DieSpec
 from vision.synth import (
     _SIDES,
+    SUPERSAMPLE,
     Camera,
     Light,
     RenderedFrame,
@@ -185,9 +186,10 @@ def throw_filmed(seed: int, *, size: tuple[int, int] = (640, 480), light: str | 
         yield shown if isinstance(shown, RenderedFrame) else ("gone", shown.face.name)
 
 
-def calibration_frame(table: Table, light: Light, seed: int) -> RenderedFrame:
+def calibration_frame(table: Table, light: Light, seed: int, *,
+                      supersample: int = SUPERSAMPLE) -> RenderedFrame:
     """The two dice laid in the roll zone, apart, any face up, for colour calibration."""
     rng = np.random.default_rng(seed)
     return render(table, scatter(rng, table, LAST_CAMEL.count, touching=0.0), light, rng=rng,
-                  noise=2.0, jpeg=92)
+                  noise=2.0, jpeg=92, supersample=supersample)
 

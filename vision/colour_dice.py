@@ -48,9 +48,6 @@ _MIDDLE = 0.1
 _SEEN = 0.3
 #: the confidence of a face whose corners and middle name different paints, at most
 _DOUBT = 0.4
-#: the light is learned from faces read at least this surely, where there are any: a face
-#: read less surely than not (a side face, a square half off its die) sets it wrong
-_LEARNED_FROM = 0.5
 #: a reading this sure of a die's face ends the search once every die is read so
 _SURE = 0.9
 #: a ring through a star's five points (a share of the side from the middle), and its samples
@@ -465,9 +462,8 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
                        table: TableCalibration | None = None) -> DiceColours:
     """The faces' colours under this table's light, from one frame of the dice lying in view,
     any face up: the light's colour is what turns the faces read surest there (as many as the
-    game has dice; of those, only the ones read at least `_LEARNED_FROM` surely where there
-    are any) into their nominal colours (one gain per channel), and every face's colour is
-    the nominal one under it."""
+    game has dice) into their nominal colours (one gain per channel), and every face's colour
+    is the nominal one under it."""
     from vision.calibrate import CalibrationError
 
     nominal = nominal_colours(dice)
@@ -477,8 +473,7 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
         pairs = []
         found = sorted(((square, face, sure) for square, _, face, sure in reader._found(image)
                         if face is not None), key=lambda r: -r[2])
-        surest = found[:dice.count]
-        for square, face, _ in [r for r in surest if r[2] >= _LEARNED_FROM] or surest:
+        for square, face, _ in found[:dice.count]:
             f = dice.face(face)
             pairs.append((np.median(square.corners, axis=0),
                           nominal.references[BODY if f.star else f.name]))

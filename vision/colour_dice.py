@@ -27,7 +27,7 @@ from vision.colours import (
     colour_distance,
     colour_feature,
 )
-from vision.dicesets import ColourDiceSet
+from vision.dicesets import ColourDiceSet, ColourFace
 
 if TYPE_CHECKING:
     from vision.calibrate import TableCalibration
@@ -48,6 +48,9 @@ _MIDDLE = 0.1
 _SEEN = 0.3
 #: the confidence of a face whose corners and middle name different paints, at most
 _DOUBT = 0.4
+#: a face read at set-up agrees with the light its surest face sets when its colours lie no
+#: further than this in chromaticity from its paints' under that light (`learn_face_colours`)
+_AGREES = 1.5
 #: a reading this sure of a die's face ends the search once every die is read so
 _SURE = 0.9
 #: a ring through a star's five points (a share of the side from the middle), and its samples
@@ -463,30 +466,53 @@ def learn_face_colours(image: np.ndarray, dice: ColourDiceSet, *,
     """The faces' colours under this table's light, from one frame of the dice lying in view,
     any face up: the light's colour is what turns the faces read surest there (as many as the
     game has dice) into their nominal colours (one gain per channel), and every face's colour
-    is the nominal one under it."""
+    is the nominal one under it.
+
+    The surest face sets the light; each other face joins it only where its colours agree
+    with that light, and then with a brightness of its own (a face turned from the lamp, or
+    in a die's shadow, is darker all over): a face half misread, or a shaded one, would tilt
+    the light's colour, most in the channels the surest face says little about."""
     from vision.calibrate import CalibrationError
 
     nominal = nominal_colours(dice)
     colours = nominal
     for _ in range(3):
         reader = ColourDiceReader(dice, colours, table=table, threshold=0.0)
-        pairs = []
         found = sorted(((square, face, sure) for square, _, face, sure in reader._found(image)
                         if face is not None), key=lambda r: -r[2])
-        for square, face, _ in found[:dice.count]:
-            f = dice.face(face)
-            pairs.append((np.median(square.corners, axis=0),
-                          nominal.references[BODY if f.star else f.name]))
-            pairs.append((np.median(square.middle, axis=0), nominal.references[f.name]))
-        if not pairs:
+        if not found:
             raise CalibrationError(f"found no die: lay the {dice.count} dice in view, apart, "
                                    "and try again")
-        measured = np.array([m for m, _ in pairs], np.float64)
-        expected = np.array([n for _, n in pairs], np.float64)
-        gains = (measured * expected).sum(axis=0) / (expected ** 2).sum(axis=0)
+        faces = [_face_pairs(square, dice.face(face), nominal)
+                 for square, face, _ in found[:dice.count]]
+        gains = _gains(*faces[0])
+        measured, expected = list(faces[0][0]), list(faces[0][1])
+        for seen, meant in faces[1:]:
+            under = meant * gains
+            if colour_distance(colour_feature(seen), colour_feature(under),
+                               shading=np.inf).max() <= _AGREES:
+                shading = float((seen * under).sum() / (under ** 2).sum())
+                measured += list(seen / shading)
+                expected += list(meant)
+        gains = _gains(np.array(measured), np.array(expected))
         colours = DiceColours({name: as_bgr(np.array(bgr) * gains)
                                for name, bgr in nominal.references.items()})
     return colours
+
+
+def _face_pairs(square: _Square, face: ColourFace, nominal: DiceColours
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """A face read: its corners' and middle's colours as seen, and as painted (nominal)."""
+    seen = np.array([np.median(square.corners, axis=0), np.median(square.middle, axis=0)])
+    meant = np.array([nominal.references[BODY if face.star else face.name],
+                      nominal.references[face.name]], np.float64)
+    return seen, meant
+
+
+def _gains(measured: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """The light's gain in each channel that turns `expected` colours into `measured` ones
+    best (least squares)."""
+    return (measured * expected).sum(axis=0) / (expected ** 2).sum(axis=0)
 
 
 def bilinear(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

@@ -78,28 +78,32 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     order = np.random.default_rng(seed)
+    # the windows stay where the network trains, and the tallies are read once an epoch, so
+    # that a GPU does not wait each batch for a copy or for its loss to be read back
+    windows, classes = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
     for epoch in range(epochs):
         model.train()
-        start, seen, right, total_loss = time.time(), 0, 0, 0.0
-        permutation = order.permutation(len(x))
+        start = time.time()
+        right, total_loss = torch.zeros((), device=device), torch.zeros((), device=device)
+        permutation = torch.from_numpy(order.permutation(len(x))).to(device)
         for first in range(0, len(x), batch):
             pick = permutation[first:first + batch]
-            inputs = torch.from_numpy(x[pick].astype(np.float32)).to(device)
+            inputs = windows[pick].float()
             if order.random() < 0.5:   # the network must not care which way is up
                 inputs = torch.flip(inputs, dims=(3,))
             inputs = torch.rot90(inputs, int(order.integers(4)), dims=(2, 3))
-            targets = torch.from_numpy(y[pick]).to(device)
+            targets = classes[pick]
             logits = model(inputs)[:, :, 0, 0]
             loss = loss_of(logits, targets)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
-            seen += len(pick)
-            right += int((logits.argmax(1) == targets).sum())
-            total_loss += loss.item() * len(pick)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total_loss / seen:.4f}, training windows "
-              f"right {right / seen:.2%}, {time.time() - start:.0f} s", flush=True)
+            right += (logits.argmax(1) == targets).sum()
+            total_loss += loss.detach() * len(pick)
+        print(f"epoch {epoch + 1}/{epochs}: loss {float(total_loss) / len(x):.4f}, training "
+              f"windows right {float(right) / len(x):.2%}, {time.time() - start:.0f} s",
+              flush=True)
     return model.cpu().eval()
 
 

@@ -337,7 +337,7 @@ def main() -> None:
         cards(6 if args.quick else 100)
         return
     if args.last_camel_only:
-        last_camel(6 if args.quick else 36)
+        last_camel(6 if args.quick else 180)
         return
     speed((640, 480))
     speed((1280, 720))
@@ -349,7 +349,7 @@ def main() -> None:
     if args.dice_only:
         return
     cards(6 if args.quick else 100)
-    last_camel(6 if args.quick else 36)
+    last_camel(6 if args.quick else 180)
 
 
 if __name__ == "__main__":

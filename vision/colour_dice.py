@@ -64,6 +64,11 @@ _STAR_CONTRAST = 2.5
 _PLACES = 3
 #: where a side's edge is looked for, in pixels out from where it should be
 _BAND = (-1.5, 0.0, 1.5)
+#: a star's middle is judged allowing for this much noise in a channel (grey levels: a
+#: camera's sensor noise and JPEG): a black star's chromaticity is mostly that noise and the
+#: light's tint, and held to a bright colour's it left most black stars in dim or warm light
+#: unknown
+_NOISE = 3.0
 
 
 @dataclass(frozen=True)
@@ -233,12 +238,12 @@ class ColourDiceReader:
         if paint.colour == BODY:
             # a star stands out from the bare face round it: a shade across a plain face, or
             # a dim patch of mat, does not
-            star = self._stars.match(middle)
+            star = self._stars.match(middle, noise=_NOISE)
             away = float(colour_distance(colour_feature(middle), colour_feature(corners)))
             if star.colour is None or away < _STAR_CONTRAST:
                 return None, 0.0
             return star.colour, min(paint.confidence, star.confidence, plain,
-                                    _plain(square.middle, middle),
+                                    _plain(square.middle, middle, noise=_NOISE),
                                     (away - _STAR_CONTRAST) / 1.5, _five_points(square))
         same = self.colours.match(middle)
         if same.colour != paint.colour:
@@ -301,10 +306,11 @@ def _apart_squares(read: list[tuple[_Square, str | None, float]]
     return kept
 
 
-def _plain(values: np.ndarray, colour: np.ndarray) -> float:
+def _plain(values: np.ndarray, colour: np.ndarray, *, noise: float = 0.0) -> float:
     """How plainly `values` share the colour `colour`: 1 when nearly all lie near it, 0 when
-    many are off it (a corner of the square off the face, a shadow's edge across it)."""
-    off = colour_distance(colour_feature(values), colour_feature(colour)[None])
+    many are off it (a corner of the square off the face, a shadow's edge across it);
+    `noise` as colour_distance's."""
+    off = colour_distance(colour_feature(values), colour_feature(colour)[None], noise=noise)
     return float(min(1.0, max(0.0, (3.5 - np.percentile(off, 80)) / 1.5)))
 
 

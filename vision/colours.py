@@ -61,12 +61,19 @@ def as_bgr(values: Iterable[float]) -> tuple[float, float, float]:
     return b, g, r
 
 
-def colour_distance(a: np.ndarray, b: np.ndarray, *, shading: float = 1.0) -> np.ndarray:
+def colour_distance(a: np.ndarray, b: np.ndarray, *, shading: float = 1.0,
+                    noise: float = 0.0) -> np.ndarray:
     """Distance between colour features, in units of ordinary variation under one light;
     `shading` times as much variation in brightness is ordinary where the faces compared
-    may turn to the light differently (a camel's sides)."""
-    d = np.asarray(a) - np.asarray(b)
-    return np.sqrt((d[..., 0] ** 2 + d[..., 1] ** 2) / _CHROMA_SCALE ** 2
+    may turn to the light differently (a camel's sides). With `noise` (grey levels in a
+    channel), a dark colour's chromaticity may vary as much as that noise moves it: the
+    chromaticity of black is mostly noise and the light's tint."""
+    a, b = np.asarray(a), np.asarray(b)
+    d = a - b
+    chroma = _CHROMA_SCALE ** 2
+    if noise:   # a feature's third part is the log of its sum, so exp(-2 x) is 1 / sum²
+        chroma = chroma + noise ** 2 * (np.exp(-2 * a[..., 2]) + np.exp(-2 * b[..., 2]))
+    return np.sqrt((d[..., 0] ** 2 + d[..., 1] ** 2) / chroma
                    + (d[..., 2] / (_BRIGHTNESS_SCALE * shading)) ** 2)
 
 
@@ -82,11 +89,12 @@ class DiceColours:
 
     references: Mapping[str, tuple[float, float, float]]
 
-    def match(self, bgr: np.ndarray) -> ColourMatch:
-        """The nearest die colour and how sure that is (0 when nothing is near)."""
+    def match(self, bgr: np.ndarray, *, noise: float = 0.0) -> ColourMatch:
+        """The nearest die colour and how sure that is (0 when nothing is near); `noise` as
+        colour_distance's."""
         names = list(self.references)
         feats = colour_feature(np.array([self.references[n] for n in names]))
-        d = colour_distance(colour_feature(bgr)[None], feats)
+        d = colour_distance(colour_feature(bgr)[None], feats, noise=noise)
         order = np.argsort(d)
         best = float(d[order[0]])
         if best > MAX_DISTANCE:

@@ -66,8 +66,8 @@ _PLACES = 3
 _BAND = (-1.5, 0.0, 1.5)
 #: a star's middle is judged allowing for this much noise in a channel (grey levels: a
 #: camera's sensor noise and JPEG): a black star's chromaticity is mostly that noise and the
-#: light's tint, and held to a bright colour's it left most black stars in dim or warm light
-#: unknown
+#: light's tint, and held to a light colour's room, black stars were half the dice the
+#: tuning tables did not read right, in dim or warm light above all
 _NOISE = 3.0
 
 

@@ -80,7 +80,8 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
     order = np.random.default_rng(seed)
     # the windows stay where the network trains, and the tallies are read once an epoch, so
     # that a GPU does not wait each batch for a copy or for its loss to be read back
-    windows, classes = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
+    every_window = torch.from_numpy(x).to(device)
+    every_class = torch.from_numpy(y).to(device)
     for epoch in range(epochs):
         model.train()
         start = time.time()
@@ -88,11 +89,11 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
         permutation = torch.from_numpy(order.permutation(len(x))).to(device)
         for first in range(0, len(x), batch):
             pick = permutation[first:first + batch]
-            inputs = windows[pick].float()
+            inputs = every_window[pick].float()
             if order.random() < 0.5:   # the network must not care which way is up
                 inputs = torch.flip(inputs, dims=(3,))
             inputs = torch.rot90(inputs, int(order.integers(4)), dims=(2, 3))
-            targets = classes[pick]
+            targets = every_class[pick]
             logits = model(inputs)[:, :, 0, 0]
             loss = loss_of(logits, targets)
             optimiser.zero_grad()

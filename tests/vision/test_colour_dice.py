@@ -153,9 +153,10 @@ def test_a_black_star_is_read_in_dim_and_warm_light():
             result = score(stars, reader.read(frame.image),
                            ignore=hidden + [d.box for d in seen if d.value != "black"])
             black.add(result)
-    assert black.dice >= 15, f"tables {BLACK_STAR_TABLES} on: {black.summary()}"
-    assert black.share(black.right) >= 0.93, f"tables {BLACK_STAR_TABLES} on: {black.summary()}"
-    assert black.wrong == 0, f"tables {BLACK_STAR_TABLES} on: {black.summary()}"
+    said = f"tables {BLACK_STAR_TABLES} on: {black.summary()}"
+    assert black.dice >= 15, said
+    assert black.share(black.right) >= 0.93, said
+    assert black.wrong == 0, said
 
 
 def test_calibration_without_a_die_in_view_says_so():

@@ -22,6 +22,7 @@ every camel, over more of the board than a tile or a card covers; such a frame i
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -93,6 +94,9 @@ _ROUNDS = 4
 _REORDER = 4
 #: of a stack's options, at most this many (the likeliest) are each shifted to fit
 _REALIGNED = 4
+#: of a stack's merges with the stack beside it, this many (the likeliest) are tried again
+#: with each of their camels moved to every height
+_RESTACKED = 2
 #: at most this many rounds of shifting the stacks found to fit, then searching again
 _SETTLE = 3
 
@@ -381,11 +385,7 @@ class BoardReader:
         drawing = self._drawing
         candidates = drawing.candidates(costs) - drawing.covered(costs)
 
-        def change(stacks: dict[int, list[int]], option: dict[int, list[int]]) -> float:
-            placed = sum(len(pile) for pile in option.values()) - sum(
-                len(pile) for pile in stacks.values())
-            return drawing.change(costs, stacks, option) - _ABSENT * placed
-
+        change = functools.partial(self._worse, costs)
         drawing.new_frame()
         stacks: dict[int, list[int]] = {}
         stacks = self._improve(stacks, change, candidates)
@@ -398,33 +398,53 @@ class BoardReader:
                 break
         return stacks
 
+    def _worse(self, costs: np.ndarray, stacks: dict[int, list[int]],
+               option: dict[int, list[int]]) -> float:
+        """How much more the frame's pixels cost as `option` would show them than as
+        `stacks` would, less _ABSENT for each camel more it puts on the board."""
+        return self._drawing.change(costs, stacks, option) - _ABSENT * _placed(stacks, option)
+
     def _reordered(self, costs: np.ndarray, stacks: dict[int, list[int]]
                    ) -> dict[int, list[int]]:
-        """`stacks` with each stack remade as fits the frame best (`_remade`), each way at
+        """`stacks` with each stack remade as fits the frame best (`_remakes`), each way at
         the shift that fits it best: a stack's shift found for a wrong order, or for a camel
         too few, holds it in place against every single move tried at that shift."""
-        drawing, n = self._drawing, len(self.names)
+        drawing = self._drawing
         for space in sorted(stacks):
             if space not in stacks:
                 continue   # its camels were taken onto another stack
-            options = _remade(stacks, space, n)
-            # each option's camels on the board beyond those now, each worth _ABSENT
-            credit = [_ABSENT * (sum(map(len, o.values())) - sum(map(len, stacks.values())))
-                      for o in options]
+            options, worths = self._remakes(costs, stacks, space)
             # shifting every option to fit costs a hundred drawings: only the likeliest at
             # the shifts there are now are
-            likeliest = sorted(range(len(options)), key=lambda k: drawing.change(
-                costs, stacks, options[k]) - credit[k])[:_REALIGNED]
+            likeliest = sorted(range(len(options)), key=worths.__getitem__)[:_REALIGNED]
             best: tuple[float, dict[int, list[int]], dict[int, tuple[int, int]]] = (
                 -1e-6, stacks, {})
             for k in likeliest:
                 value, shifts = drawing.realigned(costs, stacks, options[k])
-                if value - credit[k] < best[0]:
-                    best = (value - credit[k], options[k], shifts)
+                value -= _ABSENT * _placed(stacks, options[k])
+                if value < best[0]:
+                    best = (value, options[k], shifts)
             drawing.shifts.update(best[2])
             stacks = best[1]
         drawing.forget()
         return stacks
+
+    def _remakes(self, costs: np.ndarray, stacks: dict[int, list[int]], space: int
+                 ) -> tuple[list[dict[int, list[int]]], list[float]]:
+        """The ways to remake the stack on `space` (`_remade`, `_merged`), and how much
+        worse the frame fits each (`_worse`). A tall stack read as two is often read out of
+        order too, so that no merge alone fits better than the two: the likeliest merges
+        (_RESTACKED) are tried again with each of their camels moved to every height."""
+        n = len(self.names)
+        options = _remade(stacks, space, n)
+        merged = _merged(stacks, space, n)
+        worth_merged = [self._worse(costs, stacks, option) for option in merged]
+        for k in sorted(range(len(merged)), key=worth_merged.__getitem__)[:_RESTACKED]:
+            pile = merged[k][space]
+            options += [{**merged[k], space: list(order)} for order in _one_moved(pile)
+                        if list(order) != pile]
+        return options + merged, ([self._worse(costs, stacks, option) for option in options]
+                                  + worth_merged)
 
     def _improve(self, stacks: dict[int, list[int]], change, candidates: set[int]
                  ) -> dict[int, list[int]]:
@@ -553,6 +573,11 @@ def _camel_costs(camels: list[tuple[tuple[float, float, float], ...]]) -> np.nda
     return table
 
 
+def _placed(stacks: dict[int, list[int]], option: dict[int, list[int]]) -> int:
+    """How many more camels `option` has on the board than `stacks`."""
+    return sum(map(len, option.values())) - sum(map(len, stacks.values()))
+
+
 def _without(stacks: dict[int, list[int]], camel: int) -> dict[int, list[int]]:
     """`stacks` with `camel` taken off the board, the camels above it come down a step."""
     left = {space: [c for c in pile if c != camel] for space, pile in stacks.items()}
@@ -593,15 +618,17 @@ def _remade(stacks: dict[int, list[int]], space: int, n: int) -> list[dict[int, 
     """`stacks` with the stack on `space` remade every way one step from it: its camels in
     every other order (in a stack taller than _REORDER, each camel moved to every other
     height in it), and each of the `n` camels not in it put in at every height, taken off
-    its own stack or from off the board."""
+    its own stack or from off the board. (Merged with a stack beside it: `_merged`.)"""
     pile = stacks[space]
-    if len(pile) <= _REORDER:
-        orders = set(itertools.permutations(pile))
-    else:
-        orders = {(*rest[:k], camel, *rest[k:]) for camel in pile
-                  for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
+    orders = set(itertools.permutations(pile)) if len(pile) <= _REORDER else _one_moved(pile)
     options = [{**stacks, space: list(order)} for order in orders if list(order) != pile]
-    return options + _one_more(stacks, space, pile, n) + _merged(stacks, space, n)
+    return options + _one_more(stacks, space, pile, n)
+
+
+def _one_moved(pile: list[int]) -> set[tuple[int, ...]]:
+    """`pile` with each of its camels moved to every height in it (its own included)."""
+    return {(*rest[:k], camel, *rest[k:]) for camel in pile
+            for rest in [[c for c in pile if c != camel]] for k in range(len(pile))}
 
 
 def _one_more(stacks: dict[int, list[int]], space: int, pile: list[int], n: int

@@ -112,6 +112,22 @@ def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
     assert total.false <= 7, said
 
 
+def frame_costs(reader: BoardReader, image: np.ndarray) -> np.ndarray:
+    """What each pixel of `image` costs as each thing a board may show, as a read has it."""
+    return reader._costs(reader._drawing.crop(cv2.GaussianBlur(image, (3, 3), 0)))
+
+
+def aligned_costs(reader: BoardReader, image: np.ndarray, stacks: dict[int, list[int]]
+                  ) -> np.ndarray:
+    """`image`'s costs (frame_costs), with each of `stacks` shifted to fit them, as the
+    search leaves the stacks it has read before it remakes them."""
+    costs = frame_costs(reader, image)
+    reader._drawing.shifts.clear()
+    for space in stacks:
+        reader._drawing.align(costs, stacks, space)
+    return costs
+
+
 def test_a_stack_fitted_in_a_wrong_order_is_put_in_its_own(sessions):
     """A stack shifted to fit a wrong order holds that order against every single move at
     that shift; trying each order at the shift that fits it puts the stack right."""
@@ -122,10 +138,7 @@ def test_a_stack_fitted_in_a_wrong_order_is_put_in_its_own(sessions):
         frame = session.frame(hand=False, stacks={6: order})
         truth = {space: [names.index(c) for c in pile] for space, pile in frame.stacks.items()}
         wrong = {**truth, 6: [truth[6][1], truth[6][0], truth[6][2]]}
-        costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
-        reader._drawing.shifts.clear()
-        for space in wrong:
-            reader._drawing.align(costs, wrong, space)
+        costs = aligned_costs(reader, frame.image, wrong)
         put_right.append(reader._reordered(costs, wrong) == truth)
     assert sum(put_right) >= 3, put_right
 
@@ -141,10 +154,7 @@ def test_a_tall_stack_read_as_two_and_out_of_order_is_made_whole(sessions):
         frame = session.frame(hand=False, stacks={6: order})
         p = [names.index(c) for c in frame.stacks[6]]
         wrong = {6: [p[0], p[3]], 7: [p[2], p[4]]}   # p[1] off the board
-        costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
-        reader._drawing.shifts.clear()
-        for space in wrong:
-            reader._drawing.align(costs, wrong, space)
+        costs = aligned_costs(reader, frame.image, wrong)
         made_whole.append(reader._reordered(costs, wrong) == {6: p})
     # one remaking mends it on 20 of 24 tables (3,100,000-3,100,092, every fourth); the
     # reader before the merges were tried with a camel moved, on none
@@ -179,7 +189,7 @@ def test_camels_swapped_or_reordered_cost_what_drawing_them_costs(sessions):
     each camel there: the same as drawing the two boards and comparing them."""
     for session, reader in sessions[:2]:
         frame = session.frame(hand=False)
-        costs = reader._costs(reader._drawing.crop(cv2.GaussianBlur(frame.image, (3, 3), 0)))
+        costs = frame_costs(reader, frame.image)
         found = reader._fit(costs)
         drawing = reader._drawing
         on_board = [c for pile in found.values() for c in pile]

@@ -270,16 +270,16 @@ class BoardReader:
         # in half floats: 2 MB rather than 4 for a 1280x720 frame's board, held as long as
         # the table is; a pixel's cost moves by a hundredth of ordinary variation at most
         self._bare_colours = colour_feature(self._drawing.crop(board)).astype(np.float16)
-        # what the hand check compares each frame with, at its size: the bare board, where
-        # the set-up camels stood, and the board
-        bare = cv2.resize(board, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
-                          interpolation=cv2.INTER_AREA).astype(np.float32)
-        self._hand_bare = bare, np.maximum(np.median(bare.reshape(-1, 3), axis=0), 1.0)
-        self._hand_under = cv2.resize(under, (bare.shape[1], bare.shape[0]),
+        # what the light and the hand check compare each frame with, at the check's size:
+        # the bare board, where the set-up camels stood, and the board
+        self._small_bare = _small(board)
+        self._hand_under = cv2.resize(under, (self._small_bare.shape[1],
+                                              self._small_bare.shape[0]),
                                       interpolation=cv2.INTER_NEAREST) == 0
-        self._hand_board = np.zeros(bare.shape[:2], np.uint8)
+        self._hand_board = np.zeros(self._small_bare.shape[:2], np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
+        self._seen_bare = (self._hand_board > 0) & self._hand_under
         self._hand_edge = self._hand_board - cv2.erode(self._hand_board,
                                                        np.ones((5, 5), np.uint8))
 
@@ -318,10 +318,9 @@ class BoardReader:
         """The stacks the frame shows, or that a hand is over the board; read `against` a
         board (space: camels bottom to top), also how sure it is that the frame shows
         another."""
-        smooth = cv2.GaussianBlur(frame, (3, 3), 0)
-        costs = self._costs(self._drawing.crop(smooth))
+        costs, small, light = self._seen(frame)
         found = self._fit(costs)
-        if self._hand(smooth, found):
+        if self._hand(small, light, found):
             reading = BoardReading((), hand=True)
         else:
             contradicts = None if against is None else self._contradicts(costs, found,
@@ -350,6 +349,15 @@ class BoardReader:
         drawing.shifts.update(kept)
         drawing.forget()
         return 1.0 - float(np.exp(-max(0.0, after - before) / _SURE))
+
+    def _seen(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What a read looks at in `frame`: what each pixel costs as each thing a board may
+        show (`_costs`), under the set-up's light; the frame at the hand check's size; and
+        how the light has changed since set-up (`_light`)."""
+        smooth = cv2.GaussianBlur(frame, (3, 3), 0)
+        small = _small(smooth)
+        light = self._light(small)
+        return self._costs(_relit(self._drawing.crop(smooth), light)), small, light
 
     def _costs(self, crop: np.ndarray) -> np.ndarray:
         """What each pixel looked at costs as each thing the drawing may put there: camel k
@@ -491,18 +499,24 @@ class BoardReader:
             out.append(Stack(space, tuple(camels), float(min(sure))))
         return tuple(out)
 
-    def _hand(self, smooth: np.ndarray, found: dict[int, list[int]]) -> bool:
+    def _light(self, small: np.ndarray) -> np.ndarray:
+        """How the light on the board has changed since set-up (a cloud, a lamp switched on,
+        the camera's exposure): each channel's gain, over the board the set-up frame showed
+        bare (`small`, a frame at the hand check's size). Camels, tiles and a hand cover
+        less than half of it, so the middle ratio is the board's."""
+        now, bare = small[self._seen_bare], self._small_bare[self._seen_bare]
+        return np.median((now + 1.0) / (bare + 1.0), axis=0)
+
+    def _hand(self, now: np.ndarray, light: np.ndarray, found: dict[int, list[int]]) -> bool:
         """Whether a hand reaches over the board: something that was not there at set-up,
         away from every camel found now or standing there at set-up, over part of the board
         and reaching beyond it, as an arm does, or over much of it from its edge (a tile, a
-        shadow, a card lies on the board or beside it; the pyramid stands in its middle)."""
+        shadow, a card lies on the board or beside it; the pyramid stands in its middle).
+        `now` is the frame at the check's size, and `light` the light's change since set-up:
+        the two are compared under one light, each channel by its share of the light there
+        (skin is near the colour of a sandy board)."""
         small = _HAND_SCALE
-        now = cv2.resize(smooth, None, fx=small, fy=small,
-                         interpolation=cv2.INTER_AREA).astype(np.float32)
-        bare, bare_median = self._hand_bare
-        # a camera's exposure drifts: compare the two at one overall brightness, each channel
-        # by its share of the light there (skin is near the colour of a sandy board)
-        before = bare * (np.median(now.reshape(-1, 3), axis=0) / bare_median)
+        before = self._small_bare * light
         changed = across_channels(np.logical_or, np.abs(now - before) > _HAND_CHANGE * (
             before + 30.0)).astype(np.uint8)
         for space, pile in found.items():
@@ -524,6 +538,19 @@ class BoardReader:
         arm = (inside > _HAND_SPACES[0] * a_space) & (outside > _HAND_SPACES[1] * a_space)
         unseen_arm = (on_edge > 0) & (inside > _HAND_FROM_EDGE * a_space)
         return bool((arm | unseen_arm).any())
+
+
+def _small(image: np.ndarray) -> np.ndarray:
+    """`image` at the hand check's size, in floats: where the light and a hand are looked
+    for."""
+    return cv2.resize(image, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _relit(image: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """`image` as the set-up's light would show it, the light having changed each channel by
+    `light`: its colours are then compared with those learned at set-up."""
+    return cv2.transform(image, np.diag(1.0 / light))
 
 
 #: colours are looked up in steps of this many levels (of 256) a channel

@@ -74,6 +74,12 @@ _SURE = 200.0
 #: camel to be taken to be of that colour
 _PRINTED = 0.9
 _SHOWN = 0.1
+#: the light's change since set-up is fitted to the pixels off it by at most this many times
+#: the middle pixel's distance, this many rounds; and worked out for the frame's crop at one
+#: pixel in this many each way
+_LIGHT_NEAR = 2.5
+_LIGHT_ROUNDS = 3
+_LIGHT_STEP = 4
 #: the hand check looks at the frame at this share of its size
 _HAND_SCALE = 0.25
 #: a pixel whose colour differs from the set-up frame's by this share of the light there, in
@@ -279,7 +285,22 @@ class BoardReader:
         self._hand_board = np.zeros(self._small_bare.shape[:2], np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
-        self._seen_bare = (self._hand_board > 0) & self._hand_under
+        # where the light's change is measured (every other pixel of the board the set-up
+        # frame showed bare), and the terms of its surface there, at the check's size and
+        # over the drawing's crop (a pixel in four each way, then enlarged)
+        seen = (self._hand_board > 0) & self._hand_under
+        rows, columns = np.nonzero(seen)
+        self._seen_bare = rows[::2], columns[::2]
+        self._seen_terms = _light_terms(self._seen_bare[1], self._seen_bare[0], _HAND_SCALE,
+                                        setup.shape)
+        height, width = self._small_bare.shape[:2]
+        small_rows, small_columns = np.meshgrid(np.arange(height), np.arange(width),
+                                                indexing="ij")
+        self._small_terms = _light_terms(small_columns, small_rows, _HAND_SCALE, setup.shape)
+        x0, y0, x1, y1 = self._drawing.box
+        crop_rows, crop_columns = np.meshgrid(np.arange(y0, y1, _LIGHT_STEP),
+                                              np.arange(x0, x1, _LIGHT_STEP), indexing="ij")
+        self._crop_terms = _light_terms(crop_columns, crop_rows, _SCALE, setup.shape)
         self._hand_edge = self._hand_board - cv2.erode(self._hand_board,
                                                        np.ones((5, 5), np.uint8))
 
@@ -357,7 +378,10 @@ class BoardReader:
         smooth = cv2.GaussianBlur(frame, (3, 3), 0)
         small = _small(smooth)
         light = self._light(small)
-        return self._costs(_relit(self._drawing.crop(smooth), light)), small, light
+        crop = self._drawing.crop(smooth)
+        gain = cv2.resize(np.exp(self._crop_terms @ light.astype(np.float32)),
+                          (crop.shape[1], crop.shape[0]))
+        return self._costs(cv2.divide(crop, gain, dtype=cv2.CV_8U)), small, light
 
     def _costs(self, crop: np.ndarray) -> np.ndarray:
         """What each pixel looked at costs as each thing the drawing may put there: camel k
@@ -500,12 +524,21 @@ class BoardReader:
         return tuple(out)
 
     def _light(self, small: np.ndarray) -> np.ndarray:
-        """How the light on the board has changed since set-up (a cloud, a lamp switched on,
-        the camera's exposure): each channel's gain, over the board the set-up frame showed
-        bare (`small`, a frame at the hand check's size). Camels, tiles and a hand cover
-        less than half of it, so the middle ratio is the board's."""
-        now, bare = small[self._seen_bare], self._small_bare[self._seen_bare]
-        return np.median((now + 1.0) / (bare + 1.0), axis=0)
+        """How the light on the board has changed since set-up (a cloud, a lamp switched on
+        or moved, the sun, the camera's exposure): each channel's log gain as a smooth
+        surface over the frame (`_light_terms`' coefficients, 6 x 3), fitted to the board
+        the set-up frame showed bare (`small`, a frame at the hand check's size). What
+        stands on the board now (camels, tiles, a hand) is far off any smooth change: the
+        surface is fitted again to the pixels nearest it, round after round."""
+        change = np.log((small[self._seen_bare] + 1.0) / (self._small_bare[self._seen_bare]
+                                                          + 1.0))
+        terms = self._seen_terms
+        fitted = np.ones(len(change), bool)
+        for _ in range(_LIGHT_ROUNDS):
+            surface = np.linalg.lstsq(terms[fitted], change[fitted], rcond=None)[0]
+            off = np.abs(change - terms @ surface).max(axis=1)
+            fitted = off <= _LIGHT_NEAR * np.median(off)
+        return surface
 
     def _hand(self, now: np.ndarray, light: np.ndarray, found: dict[int, list[int]]) -> bool:
         """Whether a hand reaches over the board: something that was not there at set-up,
@@ -516,7 +549,7 @@ class BoardReader:
         the two are compared under one light, each channel by its share of the light there
         (skin is near the colour of a sandy board)."""
         small = _HAND_SCALE
-        before = self._small_bare * light
+        before = self._small_bare * np.exp(self._small_terms @ light)
         changed = across_channels(np.logical_or, np.abs(now - before) > _HAND_CHANGE * (
             before + 30.0)).astype(np.uint8)
         for space, pile in found.items():
@@ -547,10 +580,15 @@ def _small(image: np.ndarray) -> np.ndarray:
                       interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _relit(image: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """`image` as the set-up's light would show it, the light having changed each channel by
-    `light`: its colours are then compared with those learned at set-up."""
-    return cv2.transform(image, np.diag(1.0 / light))
+def _light_terms(columns: np.ndarray, rows: np.ndarray, scale: float,
+                 frame: tuple[int, ...]) -> np.ndarray:
+    """The terms of a smooth surface over a frame of shape `frame` (1, x, y, x², xy, y², x
+    and y from its middle in half its width and height), at pixels (`columns`, `rows`) of
+    the frame at `scale`: a light's change is a surface of them (`BoardReader._light`)."""
+    height, width = frame[:2]
+    x = (columns / scale - width / 2) / (width / 2)
+    y = (rows / scale - height / 2) / (height / 2)
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).astype(np.float32)
 
 
 #: colours are looked up in steps of this many levels (of 256) a channel

@@ -286,21 +286,20 @@ class BoardReader:
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
         # where the light's change is measured (every other pixel of the board the set-up
-        # frame showed bare), and the terms of its surface there, at the check's size and
-        # over the drawing's crop (a pixel in four each way, then enlarged)
+        # frame showed bare, and its surface's terms there), and the grids it is worked out
+        # on: the frame at the check's size, and the drawing's crop at a pixel in four each
+        # way (then enlarged), each as its columns and rows
         seen = (self._hand_board > 0) & self._hand_under
         rows, columns = np.nonzero(seen)
         self._seen_bare = rows[::2], columns[::2]
+        self._frame_shape = setup.shape[:2]
         self._seen_terms = _light_terms(self._seen_bare[1], self._seen_bare[0], _HAND_SCALE,
-                                        setup.shape)
+                                        self._frame_shape)
         height, width = self._small_bare.shape[:2]
-        small_rows, small_columns = np.meshgrid(np.arange(height), np.arange(width),
-                                                indexing="ij")
-        self._small_terms = _light_terms(small_columns, small_rows, _HAND_SCALE, setup.shape)
+        self._small_grid = np.arange(width)[None], np.arange(height)[:, None]
         x0, y0, x1, y1 = self._drawing.box
-        crop_rows, crop_columns = np.meshgrid(np.arange(y0, y1, _LIGHT_STEP),
-                                              np.arange(x0, x1, _LIGHT_STEP), indexing="ij")
-        self._crop_terms = _light_terms(crop_columns, crop_rows, _SCALE, setup.shape)
+        self._crop_grid = (np.arange(x0, x1, _LIGHT_STEP)[None],
+                           np.arange(y0, y1, _LIGHT_STEP)[:, None])
         self._hand_edge = self._hand_board - cv2.erode(self._hand_board,
                                                        np.ones((5, 5), np.uint8))
 
@@ -379,7 +378,7 @@ class BoardReader:
         small = _small(smooth)
         light = self._light(small)
         crop = self._drawing.crop(smooth)
-        gain = cv2.resize(np.exp(self._crop_terms @ light.astype(np.float32)),
+        gain = cv2.resize(_gain(light, self._crop_grid, _SCALE, self._frame_shape),
                           (crop.shape[1], crop.shape[0]))
         return self._costs(cv2.divide(crop, gain, dtype=cv2.CV_8U)), small, light
 
@@ -549,7 +548,7 @@ class BoardReader:
         the two are compared under one light, each channel by its share of the light there
         (skin is near the colour of a sandy board)."""
         small = _HAND_SCALE
-        before = self._small_bare * np.exp(self._small_terms @ light)
+        before = self._small_bare * _gain(light, self._small_grid, small, self._frame_shape)
         changed = across_channels(np.logical_or, np.abs(now - before) > _HAND_CHANGE * (
             before + 30.0)).astype(np.uint8)
         for space, pile in found.items():
@@ -586,9 +585,17 @@ def _light_terms(columns: np.ndarray, rows: np.ndarray, scale: float,
     and y from its middle in half its width and height), at pixels (`columns`, `rows`) of
     the frame at `scale`: a light's change is a surface of them (`BoardReader._light`)."""
     height, width = frame[:2]
-    x = (columns / scale - width / 2) / (width / 2)
-    y = (rows / scale - height / 2) / (height / 2)
+    x, y = np.broadcast_arrays((columns / scale - width / 2) / (width / 2),
+                               (rows / scale - height / 2) / (height / 2))
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).astype(np.float32)
+
+
+def _gain(light: np.ndarray, grid: tuple[np.ndarray, np.ndarray], scale: float,
+          frame: tuple[int, ...]) -> np.ndarray:
+    """The light's change `light` (`BoardReader._light`) as each channel's gain at every
+    pixel of `grid` (its columns, a row; its rows, a column) of a frame of shape `frame` at
+    `scale`."""
+    return np.exp(_light_terms(*grid, scale, frame) @ light.astype(np.float32))
 
 
 #: colours are looked up in steps of this many levels (of 256) a channel

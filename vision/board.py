@@ -31,6 +31,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision import light
 from vision.calibrate import CalibrationError, TableCalibration, cheapest_assignment
 from vision.camels import CamelSet
 from vision.colours import across_channels, colour_distance, colour_feature
@@ -74,14 +75,8 @@ _SURE = 200.0
 #: camel to be taken to be of that colour
 _PRINTED = 0.9
 _SHOWN = 0.1
-#: the light's change since set-up is fitted to the pixels off it by at most this many times
-#: the middle pixel's distance, this many rounds; and worked out for the frame's crop at one
-#: pixel in this many each way
-_LIGHT_NEAR = 2.5
-_LIGHT_ROUNDS = 3
-_LIGHT_STEP = 4
-#: the hand check looks at the frame at this share of its size
-_HAND_SCALE = 0.25
+#: the hand check looks at the frame at the size the light is measured at
+_HAND_SCALE = light.SCALE
 #: a pixel whose colour differs from the set-up frame's by this share of the light there, in
 #: a channel, shows something new (skin is near the colour of a sandy board)
 _HAND_CHANGE = 0.15
@@ -276,30 +271,15 @@ class BoardReader:
         # in half floats: 2 MB rather than 4 for a 1280x720 frame's board, held as long as
         # the table is; a pixel's cost moves by a hundredth of ordinary variation at most
         self._bare_colours = colour_feature(self._drawing.crop(board)).astype(np.float16)
-        # what the light and the hand check compare each frame with, at the check's size:
-        # the bare board, where the set-up camels stood, and the board
-        self._small_bare = _small(board)
-        self._hand_under = cv2.resize(under, (self._small_bare.shape[1],
-                                              self._small_bare.shape[0]),
+        # where the hand check looks, at the size the light is measured at: not where the
+        # set-up camels stood, and on the board; the light is measured where both hold
+        size = light.small(board).shape[:2]
+        self._hand_under = cv2.resize(under, (size[1], size[0]),
                                       interpolation=cv2.INTER_NEAREST) == 0
-        self._hand_board = np.zeros(self._small_bare.shape[:2], np.uint8)
+        self._hand_board = np.zeros(size, np.uint8)
         cv2.fillConvexPoly(self._hand_board, self.view.board_outline(scale=_HAND_SCALE), 1,
                            shift=SHIFT)
-        # where the light's change is measured (every other pixel of the board the set-up
-        # frame showed bare, and its surface's terms there), and the grids it is worked out
-        # on: the frame at the check's size, and the drawing's crop at a pixel in four each
-        # way (then enlarged), each as its columns and rows
-        seen = (self._hand_board > 0) & self._hand_under
-        rows, columns = np.nonzero(seen)
-        self._seen_bare = rows[::2], columns[::2]
-        self._frame_shape = setup.shape[:2]
-        self._seen_terms = _light_terms(self._seen_bare[1], self._seen_bare[0], _HAND_SCALE,
-                                        self._frame_shape)
-        height, width = self._small_bare.shape[:2]
-        self._small_grid = np.arange(width)[None], np.arange(height)[:, None]
-        x0, y0, x1, y1 = self._drawing.box
-        self._crop_grid = (np.arange(x0, x1, _LIGHT_STEP)[None],
-                           np.arange(y0, y1, _LIGHT_STEP)[:, None])
+        self._light = light.LightChange(board, (self._hand_board > 0) & self._hand_under)
         self._hand_edge = self._hand_board - cv2.erode(self._hand_board,
                                                        np.ones((5, 5), np.uint8))
 
@@ -338,9 +318,9 @@ class BoardReader:
         """The stacks the frame shows, or that a hand is over the board; read `against` a
         board (space: camels bottom to top), also how sure it is that the frame shows
         another."""
-        costs, small, light = self._seen(frame)
+        costs, small, change = self._seen(frame)
         found = self._fit(costs)
-        if self._hand(small, light, found):
+        if self._hand(small, change, found):
             reading = BoardReading((), hand=True)
         else:
             contradicts = None if against is None else self._contradicts(costs, found,
@@ -373,14 +353,12 @@ class BoardReader:
     def _seen(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What a read looks at in `frame`: what each pixel costs as each thing a board may
         show (`_costs`), under the set-up's light; the frame at the hand check's size; and
-        how the light has changed since set-up (`_light`)."""
+        how the light has changed since set-up (`vision.light`)."""
         smooth = cv2.GaussianBlur(frame, (3, 3), 0)
-        small = _small(smooth)
-        light = self._light(small)
-        crop = self._drawing.crop(smooth)
-        gain = cv2.resize(_gain(light, self._crop_grid, _SCALE, self._frame_shape),
-                          (crop.shape[1], crop.shape[0]))
-        return self._costs(cv2.divide(crop, gain, dtype=cv2.CV_8U)), small, light
+        small = light.small(smooth)
+        change = self._light.since(small)
+        crop = self._light.relit(self._drawing.crop(smooth), change, self._drawing.box, _SCALE)
+        return self._costs(crop), small, change
 
     def _costs(self, crop: np.ndarray) -> np.ndarray:
         """What each pixel looked at costs as each thing the drawing may put there: camel k
@@ -522,33 +500,18 @@ class BoardReader:
             out.append(Stack(space, tuple(camels), float(min(sure))))
         return tuple(out)
 
-    def _light(self, small: np.ndarray) -> np.ndarray:
-        """How the light on the board has changed since set-up (a cloud, a lamp switched on
-        or moved, the sun, the camera's exposure): each channel's log gain as a smooth
-        surface over the frame (`_light_terms`' coefficients, 6 x 3), fitted to the board
-        the set-up frame showed bare (`small`, a frame at the hand check's size). What
-        stands on the board now (camels, tiles, a hand) is far off any smooth change: the
-        surface is fitted again to the pixels nearest it, round after round."""
-        change = np.log((small[self._seen_bare] + 1.0) / (self._small_bare[self._seen_bare]
-                                                          + 1.0))
-        terms = self._seen_terms
-        fitted = np.ones(len(change), bool)
-        for _ in range(_LIGHT_ROUNDS):
-            surface = np.linalg.lstsq(terms[fitted], change[fitted], rcond=None)[0]
-            off = np.abs(change - terms @ surface).max(axis=1)
-            fitted = off <= _LIGHT_NEAR * np.median(off)
-        return surface
-
-    def _hand(self, now: np.ndarray, light: np.ndarray, found: dict[int, list[int]]) -> bool:
+    def _hand(self, now: np.ndarray, change: np.ndarray, found: dict[int, list[int]]
+              ) -> bool:
         """Whether a hand reaches over the board: something that was not there at set-up,
         away from every camel found now or standing there at set-up, over part of the board
         and reaching beyond it, as an arm does, or over much of it from its edge (a tile, a
         shadow, a card lies on the board or beside it; the pyramid stands in its middle).
-        `now` is the frame at the check's size, and `light` the light's change since set-up:
-        the two are compared under one light, each channel by its share of the light there
-        (skin is near the colour of a sandy board)."""
+        `now` is the frame at the check's size, and `change` the light's change since
+        set-up: the two are compared under one light, each channel by its share of the light
+        there (skin is near the colour of a sandy board)."""
         small = _HAND_SCALE
-        before = self._small_bare * _gain(light, self._small_grid, small, self._frame_shape)
+        bare = self._light.shot
+        before = bare * self._light.gain(change, (0, 0, bare.shape[1], bare.shape[0]), small)
         changed = across_channels(np.logical_or, np.abs(now - before) > _HAND_CHANGE * (
             before + 30.0)).astype(np.uint8)
         for space, pile in found.items():
@@ -570,32 +533,6 @@ class BoardReader:
         arm = (inside > _HAND_SPACES[0] * a_space) & (outside > _HAND_SPACES[1] * a_space)
         unseen_arm = (on_edge > 0) & (inside > _HAND_FROM_EDGE * a_space)
         return bool((arm | unseen_arm).any())
-
-
-def _small(image: np.ndarray) -> np.ndarray:
-    """`image` at the hand check's size, in floats: where the light and a hand are looked
-    for."""
-    return cv2.resize(image, None, fx=_HAND_SCALE, fy=_HAND_SCALE,
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
-
-
-def _light_terms(columns: np.ndarray, rows: np.ndarray, scale: float,
-                 frame: tuple[int, ...]) -> np.ndarray:
-    """The terms of a smooth surface over a frame of shape `frame` (1, x, y, x², xy, y², x
-    and y from its middle in half its width and height), at pixels (`columns`, `rows`) of
-    the frame at `scale`: a light's change is a surface of them (`BoardReader._light`)."""
-    height, width = frame[:2]
-    x, y = np.broadcast_arrays((columns / scale - width / 2) / (width / 2),
-                               (rows / scale - height / 2) / (height / 2))
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).astype(np.float32)
-
-
-def _gain(light: np.ndarray, grid: tuple[np.ndarray, np.ndarray], scale: float,
-          frame: tuple[int, ...]) -> np.ndarray:
-    """The light's change `light` (`BoardReader._light`) as each channel's gain at every
-    pixel of `grid` (its columns, a row; its rows, a column) of a frame of shape `frame` at
-    `scale`."""
-    return np.exp(_light_terms(*grid, scale, frame) @ light.astype(np.float32))
 
 
 #: colours are looked up in steps of this many levels (of 256) a channel

@@ -50,6 +50,7 @@ from vision.cards import CardReader, learn_card_colours  # noqa: E402
 from vision.colour_dice import ColourDiceReader, learn_face_colours  # noqa: E402
 from vision.dice import DiceReader  # noqa: E402
 from vision.dicesets import LAST_CAMEL, dice_set  # noqa: E402
+from vision.light import LightChange  # noqa: E402
 from vision.rendered_set import (  # noqa: E402
     CARD_VALIDATION_SESSIONS,
     LAST_CAMEL_VALIDATION_SESSIONS,
@@ -260,7 +261,9 @@ def cards(tables: int, frames_per_table: int = 5) -> None:
         if colours is None:
             failed += 1
             continue
-        readers = {"calibrated": CardReader(colours, table=found), "anywhere": CardReader()}
+        readers = {"calibrated": CardReader(colours, table=found,
+                                            light=LightChange.of_shot(shot)),
+                   "anywhere": CardReader()}
         for _ in range(frames_per_table):
             frame = card_frame(table, light, rng)
             readings = {}
@@ -297,7 +300,7 @@ def last_camel(tables: int, frames_per_table: int = 8) -> None:
         shot = colour_calibration_frame(table, light, int(rng.integers(1 << 30))).image
         found = calibrate_table(shot, table.layout)
         reader = ColourDiceReader(LAST_CAMEL, learn_face_colours(shot, LAST_CAMEL, table=found),
-                                  table=found)
+                                  table=found, light=LightChange.of_shot(shot))
         for _ in range(frames_per_table):
             frame = colour_roll_frame(table, light, rng)
             start = time.perf_counter()

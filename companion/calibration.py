@@ -19,7 +19,11 @@ What is learned is written to a file of its own in the state directory (`calibra
 `[vision.*]` tables stand in for the configuration's: the service cannot write /etc, and the
 configuration a person wrote is never rewritten. The camels' set-up frame is kept beside it as
 a picture, one per game (`board-camelup-2018.png`): the board reader needs the bare board round
-each camel as well as their colours, and sets itself up from that frame at every start. Each
+each camel as well as their colours, and sets itself up from that frame at every start. So is
+the shot The Last Camel's dice or the racing cards were learned from (`colours-last-camel.png`):
+how the light has changed since that shot is taken out of every frame (vision.light); a shot
+taken before the markers were found again no longer lines up with the camera, and is let go
+when they are saved. Each
 step works on the camera's latest frame, and a step that cannot be done says why in one line
 and changes nothing. When the colours cannot be learned because a die (a racing card) is not
 found, the frame tried is kept as a picture of where the reader looked (`refused_picture`):
@@ -96,9 +100,11 @@ class Calibrator:
                 dice_set(game), colours, table=table, threshold=vision.threshold)
         elif reads == "face" and game in COLOUR_DICE_SETS:
             reader = ColourDiceReader(colour_dice_set(game), colours, table=table,
-                                      threshold=vision.threshold)
+                                      threshold=vision.threshold,
+                                      light=self._colours_light(game, colours))
         elif reads == "card":
-            reader = CardReader(colours, table=table, threshold=vision.threshold)
+            reader = CardReader(colours, table=table, threshold=vision.threshold,
+                                light=self._colours_light(game, colours))
             reach = {"reach": CARD_REACH}
         else:
             return None
@@ -217,7 +223,8 @@ class Calibrator:
             self._refused = (self._refusals, str(refusal),
                              annotated_jpeg(frame, marks, None if table is None else table.zone))
             raise
-        self._found["colours"] = (game, colours)
+        # the readers of colour dice and cards allow for the light's change since this shot
+        self._found["colours"] = (game, colours, frame if reads in ("face", "card") else None)
         return self._taken()
 
     def learn_camels(self, game: str) -> dict[str, Any]:
@@ -309,7 +316,8 @@ class Calibrator:
             raise CalibrationError("nothing new to save: find the markers, learn the "
                                    "colours or the camels first")
         vision = self._vision
-        game, colours = self._found.get("colours", (vision.colours_game, vision.colours))
+        game, colours, shot = self._found.get("colours",
+                                              (vision.colours_game, vision.colours, None))
         exposure = self._found.get("exposure")
         camels = self._found.get("camels")
         board_calibration = (vision.board_calibration
@@ -324,6 +332,11 @@ class Calibrator:
                 camels_game, frame, _ = camels
                 _write_whole(self._camels_frame(camels_game),
                              cv2.imencode(".png", frame)[1].tobytes())
+            if shot is not None:
+                _write_whole(self._colours_shot(game), cv2.imencode(".png", shot)[1].tobytes())
+            elif "table" in self._found:   # the camera moved: the old shot no longer lines up
+                for old in self.calibrated.parent.glob(self._colours_shot("*").name):
+                    old.unlink()
             _write_whole(self.calibrated, text.encode())
             self._vision = self._load()
             self._found = {}
@@ -347,6 +360,29 @@ class Calibrator:
     def _camels_frame(self, game: str) -> Path:
         """Where the frame `game`'s camels were learned from is kept: beside the calibration."""
         return self.calibrated.with_name(f"board-{game}.png")
+
+    def _colours_shot(self, game: str) -> Path:
+        """Where the shot `game`'s colours were learned from is kept: beside the
+        calibration."""
+        return self.calibrated.with_name(f"colours-{game}.png")
+
+    def _colours_light(self, game: str, colours: Any) -> Any:
+        """The light of the shot `game`'s saved colours were learned from (a
+        vision.light.LightChange), or None: no colours learned for `game`, or no shot kept
+        with them (learned before shots were kept), or one that cannot be read."""
+        import cv2
+
+        from vision.light import LightChange
+
+        path = self._colours_shot(game)
+        if colours is None or not path.is_file():
+            return None
+        shot = cv2.imread(str(path))
+        if shot is None:
+            log.warning("the colours' shot %s cannot be read: the light's change since it "
+                        "is not taken out", path)
+            return None
+        return LightChange.of_shot(shot)
 
     def _camels_learned(self) -> dict[str, str | None]:
         """Each game whose board the camera reads: "unsaved" when its camels were learned

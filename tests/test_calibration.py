@@ -1,15 +1,19 @@
 """Learning a table's camels on the calibration page: the board reader set up from a frame of
 every camel alone on its own space, the frame kept beside the calibration, and the board read
-with it from the next start on."""
+with it from the next start on; and the shot The Last Camel's dice were learned from, kept so
+that their reader allows for the light's change since."""
 
 import logging
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.calibration import HOLD_TIME, Calibrator
 from companion.errors import CalibrationError
 from tests.web.test_setup import StillCamera
+from vision.light import LightChange
+from vision.stage import ColourDiceStage
 from vision.synth_board import board_frame, board_session
 
 
@@ -167,3 +171,27 @@ def test_the_cameras_play_nothing_laid_out_while_the_page_calibrates(calibrator)
     assert calibrator.camera.holds[-1] == HOLD_TIME
     calibrator.save()
     assert calibrator.camera.holds[-1] == 0
+
+
+def test_the_shot_the_colour_dice_were_learned_from_is_kept_and_let_go_when_the_camera_moves(
+        tmp_path):
+    """The Last Camel's readers allow for the light's change since the colours were learned,
+    from the shot kept beside the calibration; once the markers are found again, that shot no
+    longer lines up with the camera and is let go."""
+    stage = ColourDiceStage(seed=5)
+    calibrator = Calibrator(None, tmp_path / "state" / "calibration.toml")
+    calibrator.camera = StillCamera(stage.read().image, stage)
+    calibrator.find_markers()
+    calibrator.camera.image = stage.calibration_frame().image
+    assert calibrator.learn_colours("last-camel")["unsaved"] == ["colours", "table"]
+    calibrator.save()
+    kept = tmp_path / "state" / "colours-last-camel.png"
+    assert kept.is_file()
+    light = Calibrator(None, calibrator.calibrated).settler("last-camel").reader.light
+    assert np.array_equal(light.shot, LightChange.of_shot(cv2.imread(str(kept))).shot)
+
+    calibrator.camera.image = stage.read().image
+    calibrator.find_markers()
+    calibrator.save()
+    assert not kept.exists()
+    assert Calibrator(None, calibrator.calibrated).settler("last-camel").reader.light is None

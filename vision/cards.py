@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.colours import ColourMatch, DiceColours, as_bgr, colour_distance, colour_feature
 from vision.dicesets import CAMELUP_2014
+from vision.light import LightChange
 from vision.spec import CARD_MM, MARK_MM, MARK_SPOTS
 
 if TYPE_CHECKING:
@@ -95,12 +96,16 @@ class CardReader:
     markers: Camel Up Cards has no dice) and only for rectangles of a card's size there;
     without one it looks anywhere in the frame for rectangles of a card's shape. `colours` are
     the camels' card colours under the table's light (`learn_card_colours`); readings below
-    `threshold` report None for what is unsure.
+    `threshold` report None for what is unsure. With the `light` of the shot the colours were
+    learned from, each frame is first brought back to that light (a cloud, a lamp switched on
+    since).
     """
 
     def __init__(self, colours: DiceColours | None = None, *,
-                 table: TableCalibration | None = None, threshold: float = 0.5) -> None:
+                 table: TableCalibration | None = None, threshold: float = 0.5,
+                 light: LightChange | None = None) -> None:
         self.colours = colours or CAMEL_COLOURS
+        self.light = light
         # colours not learned under this light: the camel must be the same whatever the
         # light's tint, from a warm lamp to daylight
         self._tints = ((1.0, 1.0, 1.0),) if colours is not None else LIGHT_TINTS
@@ -109,6 +114,8 @@ class CardReader:
 
     def read(self, frame: np.ndarray) -> list[CardReading]:
         """Every card found face up in `frame`, most confident first."""
+        if self.light is not None:
+            frame = self.light.as_shot(frame)
         if self.table is None:
             faces = _find_faces(frame, frame, np.eye(3), size=None)
         else:

@@ -28,6 +28,7 @@ from vision.colours import (
     colour_feature,
 )
 from vision.dicesets import ColourDiceSet, ColourFace
+from vision.light import LightChange
 
 if TYPE_CHECKING:
     from vision.calibrate import TableCalibration
@@ -132,12 +133,15 @@ class ColourDiceReader:
     `colours` are the faces' and the body's reference colours (nominal, or learned under the
     table's light by `learn_face_colours`). A `table` calibration limits the search to the
     roll zone and reads the dice on the plane of their top faces; readings below `threshold`
-    report the face as None.
+    report the face as None. With the `light` of the shot the colours were learned from, each
+    frame is first brought back to that light (a cloud, a lamp switched on since).
     """
 
     def __init__(self, dice: ColourDiceSet, colours: DiceColours | None = None, *,
-                 table: TableCalibration | None = None, threshold: float = 0.5) -> None:
+                 table: TableCalibration | None = None, threshold: float = 0.5,
+                 light: LightChange | None = None) -> None:
         self.dice = dice
+        self.light = light
         self.colours = colours or nominal_colours(dice)
         self.table = table
         self.threshold = threshold
@@ -149,6 +153,8 @@ class ColourDiceReader:
 
     def read(self, frame: np.ndarray) -> list[FaceReading]:
         """Every die found in `frame`, most confident first."""
+        if self.light is not None:
+            frame = self.light.as_shot(frame)
         readings = [FaceReading(None, face if sure >= self.threshold else None,
                                 self._box(square, to_frame, frame.shape), float(sure))
                     for square, to_frame, face, sure in self._found(frame)

@@ -6,7 +6,8 @@ shot showed of the bare table (a board, a mat, the wood) tells how the light has
 each channel's log gain is a smooth surface over the frame, a quadratic in the pixel's place,
 fitted to the ratio of the frame to the shot where the shot showed the table bare. What stands
 there now and did not then (camels, dice, cards, a hand) is far off any smooth change, so the
-surface is fitted again, round after round, to the pixels nearest it. A frame divided by the
+surface is fitted, round after round, to the pixels nearest the one before (from the middle
+change at first). A frame divided by the
 surface looks as the shot's light would show it. A change with edges (a shadow across half the
 table) is not a smooth surface and is not allowed for.
 """
@@ -45,16 +46,34 @@ class LightChange:
         self._bare = rows[::2], columns[::2]
         self._terms = _terms(self._frame, (self._bare[1], self._bare[0]), SCALE)
 
+    @classmethod
+    def of_shot(cls, shot: np.ndarray) -> LightChange:
+        """The light of a calibration shot of the roll zone (`shot`, BGR): the whole frame
+        is the table, and the dice or cards lying in it, small and moved before the next
+        frame, are among what is far off a smooth change."""
+        return cls(shot, np.ones(small(shot).shape[:2], bool))
+
+    def as_shot(self, frame: np.ndarray) -> np.ndarray:
+        """`frame` (BGR bytes) as the shot's light would show it; a frame of another size
+        than the shot's (another camera mode) as it is."""
+        if frame.shape[:2] != self._frame:
+            return frame
+        height, width = self._frame
+        return self.relit(frame, self.since(small(frame)), (0, 0, width, height))
+
     def since(self, frame: np.ndarray) -> np.ndarray:
         """How the light has changed from the shot to `frame` (at the size the light is
         measured at: `small`): each channel's log gain as a surface (6 x 3, the coefficients
         of `_terms`)."""
         change = np.log((frame[self._bare] + 1.0) / (self.shot[self._bare] + 1.0))
-        fitted = np.ones(len(change), bool)
+        # it starts from the middle change, which no hand or die can pull, not from a
+        # surface fitted to every pixel: a hand over a fifth of the frame bends that one
+        surface = np.zeros((self._terms.shape[1], 3), np.float32)
+        surface[0] = np.median(change, axis=0)
         for _ in range(_ROUNDS):
-            surface = np.linalg.lstsq(self._terms[fitted], change[fitted], rcond=None)[0]
             off = np.abs(change - self._terms @ surface).max(axis=1)
             fitted = off <= _NEAR * np.median(off)
+            surface = np.linalg.lstsq(self._terms[fitted], change[fitted], rcond=None)[0]
         return surface
 
     def gain(self, surface: np.ndarray, box: tuple[int, int, int, int], scale: float

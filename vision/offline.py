@@ -32,6 +32,7 @@ from vision.colours import DiceColours
 from vision.config import VisionConfig, config_path, load_config
 from vision.dice import DiceReader
 from vision.dicesets import COLOUR_DICE_SETS, UnknownSet, colour_dice_set, dice_set
+from vision.light import LightChange
 from vision.markers import write_sheet
 
 
@@ -108,7 +109,7 @@ def _read_all(args: argparse.Namespace, read: Callable[[Path], dict],
 def _read_cards(args: argparse.Namespace) -> int:
     """read-cards: every image's racing cards, as JSON or a line each."""
     config, threshold = _settings(args)
-    table, colours = config.calibration, None
+    table, colours, light = config.calibration, None, None
     if args.calibration is not None:
         shot = load_image(args.calibration)
         if shot is None:
@@ -116,13 +117,14 @@ def _read_cards(args: argparse.Namespace) -> int:
                               f"{unreadable(args.calibration)}")
         table = _table_in(shot, config)
         colours = learn_card_colours(shot, table=table)
+        light = LightChange.of_shot(shot)
     readers: dict[tuple[int, int], CardReader] = {}
 
     def read(image: np.ndarray) -> list:
         size = (image.shape[1], image.shape[0])
         if size not in readers:
             found = table if _fits(table, size) else _table_in(image, config)
-            readers[size] = CardReader(colours, table=found, threshold=threshold)
+            readers[size] = CardReader(colours, table=found, threshold=threshold, light=light)
         return readers[size].read(image)
 
     return _read_all(args, _listed("cards", read), lambda r: _line(r, "cards"))
@@ -173,12 +175,20 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
     """A reader for the game's dice (pips, or colour faces), and a way to get the reader for a
     given image: one that knows the table when the table's calibration fits the image's
     size."""
+    shot = None
+    if calibration is not None:
+        shot = load_image(calibration)
+        if shot is None:
+            raise BadArgument(f"cannot read the calibration image {calibration}: "
+                              f"{unreadable(calibration)}")
     if game in COLOUR_DICE_SETS:
         faces = colour_dice_set(game)
+        light = None if shot is None else LightChange.of_shot(shot)
 
         def reader(colours: DiceColours | None, table: TableCalibration | None
                    ) -> DiceReader | ColourDiceReader:
-            return ColourDiceReader(faces, colours, table=table, threshold=threshold)
+            return ColourDiceReader(faces, colours, table=table, threshold=threshold,
+                                    light=light)
 
         def learn(shot: np.ndarray, table: TableCalibration | None) -> DiceColours:
             return learn_face_colours(shot, faces, table=table)
@@ -193,11 +203,7 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
             return learn_colours(shot, pips, table=table)
     colours = config.colours_for(game)
     table = config.calibration
-    if calibration is not None:
-        shot = load_image(calibration)
-        if shot is None:
-            raise BadArgument(f"cannot read the calibration image {calibration}: "
-                              f"{unreadable(calibration)}")
+    if shot is not None:
         try:
             table = calibrate_table(shot, config.layout)
         except CalibrationError:

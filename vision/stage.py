@@ -39,6 +39,7 @@ from vision.colour_dice import ColourDiceReader, learn_face_colours
 from vision.colours import as_bgr
 from vision.dice import DiceReader
 from vision.dicesets import LAST_CAMEL, DieSpec
+from vision.light import LightChange
 from vision.settle import CARD_REACH, Settler
 from vision.sources import Frame, FrameSource, SourceError
 from vision.spec import CARD_MM
@@ -299,9 +300,10 @@ class ColourDiceStage(Stage):
     def settler(self) -> Settler:
         if self._reader is None:
             table = calibrate_table(self._next_image(), self.table.layout)
-            colours = learn_face_colours(self.calibration_frame().image, LAST_CAMEL,
-                                         table=table)
-            self._reader = ColourDiceReader(LAST_CAMEL, colours, table=table)
+            shot = self.calibration_frame().image
+            colours = learn_face_colours(shot, LAST_CAMEL, table=table)
+            self._reader = ColourDiceReader(LAST_CAMEL, colours, table=table,
+                                            light=LightChange.of_shot(shot))
         return Settler(self._reader, zone=self._reader.table.zone)
 
     def calibration_frame(self) -> RenderedFrame:
@@ -353,8 +355,9 @@ class CardStage(Stage):
     def settler(self) -> Settler:
         if self._reader is None:
             table = calibrate_table(self._next_image(), self.table.layout)
-            colours = learn_card_colours(self.calibration_frame().image, table=table)
-            self._reader = CardReader(colours, table=table)
+            shot = self.calibration_frame().image
+            colours = learn_card_colours(shot, table=table)
+            self._reader = CardReader(colours, table=table, light=LightChange.of_shot(shot))
         return Settler(self._reader, zone=self._reader.table.zone, reach=CARD_REACH)
 
     def calibration_frame(self) -> Any:

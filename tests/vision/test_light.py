@@ -1,11 +1,9 @@
 """How the light has changed since a calibration shot (vision.light): measured on the bare
 table round what lies on it, and taken out of a frame, on rendered tables drawn afresh."""
 
-from dataclasses import replace
-
 import numpy as np
 
-from tests.vision.conftest import drawn_seed
+from tests.vision.conftest import darker_and_warmer, drawn_seed
 from vision.light import LightChange
 from vision.synth import random_light
 from vision.synth_colour_dice import calibration_frame, colour_dice_table, roll_frame
@@ -22,11 +20,6 @@ def shot_and_frames(light_change):
     light = random_light(rng, "neutral")
     shot = calibration_frame(table, light, int(rng.integers(1 << 30))).image
     return shot, [roll_frame(table, light_change(light), rng).image for _ in range(3)]
-
-
-def darker_and_warmer(light):
-    blue, green, red = light.colour
-    return replace(light, strength=0.6 * light.strength, colour=(blue / 1.15, green, red * 1.15))
 
 
 def test_a_frame_is_brought_back_to_the_shot_s_light():

@@ -7,9 +7,9 @@ each channel's log gain is a smooth surface over the frame, a quadratic in the p
 fitted to the ratio of the frame to the shot where the shot showed the table bare. What stands
 there now and did not then (camels, dice, cards, a hand) is far off any smooth change, so the
 surface is fitted, round after round, to the pixels nearest the one before (from the middle
-change at first). A frame divided by the
-surface looks as the shot's light would show it. A change with edges (a shadow across half the
-table) is not a smooth surface and is not allowed for.
+change at first). A frame divided by the surface looks as the shot's light would show it. A
+change with edges (a shadow across half the table, a lamp's glare left as it was while the
+rest of the light dims) is not a smooth surface and is not allowed for.
 """
 
 from __future__ import annotations

@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 BODY = "body"
 #: a top face's side in the views searched, in pixels
 _SIDE = 32.0
-#: candidates looked at per view (the dice, and a few places busy with edges)
-_CANDIDATES = 24
+#: candidates looked at per view at most, busiest first (the dice, and places busy with
+#: edges: a hand's fingers, a mat's grain or a shadow can be busier than a dark die in dim
+#: light; once every die is read surely no more are looked at)
+_CANDIDATES = 48
 #: an edge weaker than this (colour change per pixel) in neutral light is no edge
 _EDGE_FLOOR = 4.0
 #: a face's corners and its middle, in shares of its side from its middle

@@ -154,7 +154,9 @@ class ColourDiceReader:
         self._edge_floor = _EDGE_FLOOR * _light_level(self.colours, dice)
 
     def read(self, frame: np.ndarray) -> list[FaceReading]:
-        """Every die found in `frame`, most confident first."""
+        """Every die found in `frame`, most confident first, and no more than the game
+        throws: a reading less sure than each of them is something else (a side face's
+        star, a shadow's edge)."""
         if self.light is not None:
             frame = self.light.as_shot(frame)
         readings = [FaceReading(None, face if sure >= self.threshold else None,
@@ -163,7 +165,7 @@ class ColourDiceReader:
                     if face is not None and sure >= _SEEN]
         readings = _apart(readings)
         readings.sort(key=lambda r: -r.confidence)
-        return readings
+        return readings[: self.dice.count]
 
     def _found(self, frame: np.ndarray
                ) -> Iterator[tuple[_Square, np.ndarray, str | None, float]]:

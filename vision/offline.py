@@ -111,10 +111,7 @@ def _read_cards(args: argparse.Namespace) -> int:
     config, threshold = _settings(args)
     table, colours, light = config.calibration, None, None
     if args.calibration is not None:
-        shot = load_image(args.calibration)
-        if shot is None:
-            raise BadArgument(f"cannot read the calibration image {args.calibration}: "
-                              f"{unreadable(args.calibration)}")
+        shot = _given_image(args.calibration, "calibration")
         table = _table_in(shot, config)
         colours = learn_card_colours(shot, table=table)
         light = LightChange.of_shot(shot)
@@ -147,9 +144,7 @@ def board_reader(setup_path: Path, game: str, config: VisionConfig, threshold: f
         camels = camel_set(game)
     except UnknownSet as e:
         raise BadArgument(str(e)) from None
-    setup = load_image(setup_path)
-    if setup is None:
-        raise BadArgument(f"cannot read the set-up image {setup_path}: {unreadable(setup_path)}")
+    setup = _given_image(setup_path, "set-up")
     size = (setup.shape[1], setup.shape[0])
     table = config.calibration if _fits(config.calibration, size) else calibrate_table(
         setup, config.layout)
@@ -175,12 +170,7 @@ def _game_reader(game: str, config: VisionConfig, calibration: Path | None,
     """A reader for the game's dice (pips, or colour faces), and a way to get the reader for a
     given image: one that knows the table when the table's calibration fits the image's
     size."""
-    shot = None
-    if calibration is not None:
-        shot = load_image(calibration)
-        if shot is None:
-            raise BadArgument(f"cannot read the calibration image {calibration}: "
-                              f"{unreadable(calibration)}")
+    shot = None if calibration is None else _given_image(calibration, "calibration")
     if game in COLOUR_DICE_SETS:
         faces = colour_dice_set(game)
         light = None if shot is None else LightChange.of_shot(shot)
@@ -247,6 +237,15 @@ def image_at(path: Path, size: tuple[int, int] | None = None) -> np.ndarray:
     if size is not None and (image.shape[1], image.shape[0]) != size:
         raise UnreadableImage(f"{image.shape[1]}x{image.shape[0]}, not the set-up frame's "
                               f"{size[0]}x{size[1]}")
+    return image
+
+
+def _given_image(path: Path, what: str) -> np.ndarray:
+    """The image an option names (`what` it is: "calibration", "set-up"), BGR; BadArgument
+    saying why not."""
+    image = load_image(path)
+    if image is None:
+        raise BadArgument(f"cannot read the {what} image {path}: {unreadable(path)}")
     return image
 
 

@@ -11,7 +11,7 @@ costs the table far more than an unknown one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,9 +32,11 @@ _LEAST_DIE = 0.3
 #: on a calibrated table, places nearer than this share of a die's side in the image are
 #: one place; which of a die's places is its top is then told on the top faces' plane
 _NEIGHBOURS = 0.3
-#: a die's places this share of its side or less nearer the camera than its furthest are
+#: a die's places less than this share of its side nearer the camera than its furthest are
 #: on its top face (a side face's middle lies half a side nearer or more)
-_ON_TOP = 0.3
+_ON_TOP = 0.5
+#: places nearer than this share of a die's side, on the top faces' plane, are one die's
+_ONE_DIE = 0.95
 #: where a die's side face is read, on the top faces' plane, from its top's middle (shares of
 #: its side): from the first to the second towards the camera, and no further aside than the
 #: third (on tuning tables 500,000-500,299, 14 of 15 dice read where there was none lay
@@ -101,11 +103,16 @@ class DiceReader:
         zone = None if self.zone is None else self.zone - (x0, y0)
         found = spots_at(image, scales, least=_LEAST_DIE, zone=zone)
         smooth = cv2.GaussianBlur(image, (3, 3), 0)
+
+        def read_at(spot: Spot) -> DieReading | None:
+            return self._spot_reading(spot, smooth, (x0, y0), frame.shape)
+
+        readings: Sequence[DieReading | None]
         if self.table is None:
-            dice = second_look(image, merge(found))
+            readings = [read_at(spot) for spot in second_look(image, merge(found))]
         else:
-            dice = self._one_per_die(self.table, merge(found, apart=_NEIGHBOURS), (x0, y0))
-        readings = [self._spot_reading(spot, smooth, (x0, y0), frame.shape) for spot in dice]
+            readings = _one_per_die(self.table, merge(found, apart=_NEIGHBOURS), (x0, y0),
+                                    read_at)
         seen = [r for r in readings if r is not None]
         seen.sort(key=lambda r: -r.confidence)
         if self.dice_set is None:
@@ -113,32 +120,6 @@ class DiceReader:
         if self.table is not None:
             seen = _without_side_faces(self.table, seen)
         return _one_per_colour(seen)
-
-    def _one_per_die(self, table: TableCalibration, dice: list[Spot], offset: tuple[int, int]
-                     ) -> list[Spot]:
-        """On a calibrated table, where the dice's top faces lie is known: places found
-        nearer than a die's side on that plane are one die. Of those the network is sure
-        of, the ones furthest from the camera are on its top (every other face the camera
-        sees of a die lies at least half a side nearer to it: a side face the network takes
-        for a top, too), and of those the surest is its top's middle (a place on the top's
-        far edge, round one of its pips, may look like a face with a pip fewer)."""
-        foot = table.eye[:2]
-        places = _on_top_plane(table, [(s.x, s.y) for s in dice], offset)
-        away = np.hypot(*(places - foot).T)
-        order = sorted(range(len(dice)), key=lambda i: -dice[i].die)
-        taken: set[int] = set()
-        kept: list[Spot] = []
-        for i in order:
-            if i in taken:
-                continue
-            one = [j for j in order if j not in taken
-                   and np.hypot(*(places[j] - places[i])) < 0.95 * table.die_mm]
-            taken.update(one)
-            sure = [j for j in one if max(dice[j].probs[1:]) >= 0.5] or [i]
-            furthest = max(away[j] for j in sure)
-            top = [j for j in sure if away[j] > furthest - _ON_TOP * table.die_mm]
-            kept.append(dice[max(top, key=lambda j: dice[j].die)])
-        return kept
 
     def _spot_reading(self, spot: Spot, smooth: np.ndarray, offset: tuple[int, int],
                       shape: tuple[int, ...]) -> DieReading | None:
@@ -186,6 +167,61 @@ class DiceReader:
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
         return x0, y0, frame[y0:y1, x0:x1]
+
+
+def _one_per_die(table: TableCalibration, spots: list[Spot], offset: tuple[int, int],
+                 read_at: Callable[[Spot], DieReading | None]) -> list[DieReading]:
+    """On a calibrated table, where the dice's top faces lie is known: places found nearer
+    than a die's side on that plane are one die, read at its top's middle (`top`). Places
+    are gathered round the surest, which can be a side face: then part of the top can fall
+    outside and be read as a second die of that colour, round one of its pips with a pip
+    fewer (a blue 2 read as a 1). A game has one die of each colour, so two readings of one
+    colour nearer than a side are one die: their places are pooled and its top chosen again."""
+    places = _on_top_plane(table, [(s.x, s.y) for s in spots], offset)
+    away = np.hypot(*(places - table.eye[:2]).T)
+    near = _ONE_DIE * table.die_mm
+
+    def top(group: list[int]) -> int:
+        """Of a die's places the network is sure of, those furthest from the camera are on its
+        top (every other face the camera sees of a die lies half a side nearer or more, a side
+        face the network takes for a top too), and of those the surest is the top's middle (a
+        place on the top's far edge, round one of its pips, may look like a face with a pip
+        fewer)."""
+        sure = [j for j in group if max(spots[j].probs[1:]) >= 0.5] or group[:1]
+        furthest = max(away[j] for j in sure)
+        on_top = [j for j in sure if away[j] > furthest - _ON_TOP * table.die_mm]
+        return max(on_top, key=lambda j: spots[j].die)
+
+    order = sorted(range(len(spots)), key=lambda i: -spots[i].die)
+    read: list[tuple[DieReading, list[int], int]] = []
+    taken: set[int] = set()
+    for i in order:
+        if i in taken:
+            continue
+        group = [j for j in order if j not in taken and np.hypot(*(places[j] - places[i])) < near]
+        taken.update(group)
+        place = top(group)
+        reading = read_at(spots[place])
+        if reading is not None:
+            read.append((reading, group, place))
+    read.sort(key=lambda die: -die[0].confidence)
+    dice: list[tuple[DieReading, list[int], int]] = []
+    for reading, group, place in read:
+        twin = next((k for k, (other, _, at) in enumerate(dice)
+                     if reading.die is not None and other.die == reading.die
+                     and np.hypot(*(places[place] - places[at])) < near), None)
+        if twin is None:
+            dice.append((reading, group, place))
+            continue
+        other, others, at = dice[twin]
+        pooled = others + group
+        again = top(pooled)
+        better = read_at(spots[again]) if again != at else None
+        if better is not None and better.die == other.die:
+            dice[twin] = (better, pooled, again)
+        else:
+            dice[twin] = (other, pooled, at)
+    return [reading for reading, _, _ in dice]
 
 
 def _without_side_faces(table: TableCalibration, readings: list[DieReading]

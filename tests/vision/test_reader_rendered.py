@@ -68,6 +68,33 @@ def test_rendered_frames_of_both_editions_are_read_right_nearly_always(results):
     assert total.share(total.wrong) <= 0.035, (FIRST_SEED, total.summary())
 
 
+def read_on_tuning_table(session: int, rolls: int, colour: str) -> list[tuple]:
+    """What the reader reads of the `colour` die in `session`'s roll number `rolls`."""
+    table = rendered_table(session)
+    for _ in range(rolls):
+        frame = table.roll()
+    return [(r.die, r.value) for r in table.reader.read(frame.image) if r.die == colour]
+
+
+@pytest.mark.parametrize(("session", "rolls", "colour"),
+                         [(500_288, 5, "blue"), (500_335, 2, "red")])
+def test_a_die_is_read_at_its_top_s_middle_not_round_its_far_pip(session, rolls, colour):
+    """Tuning tables 500,288 and 500,335: a die showing 2 has places the network is sure of
+    across its top, the middle's 0.3 to 0.5 of a side nearer the camera than one round its
+    far pip, where the window sees a 1. All are on the top (a side face's middle lies half a
+    side nearer or more), and the surest is its middle."""
+    assert read_on_tuning_table(session, rolls, colour) == [(colour, 2)]
+
+
+@pytest.mark.parametrize(("session", "rolls"), [(500_149, 2), (500_168, 6)])
+def test_a_die_seen_as_two_groups_of_places_is_read_once_at_its_top(session, rolls):
+    """Tuning tables 500,149 and 500,168: the blue die shows 2. Its places fell into two
+    groups, the first round its side face, the second round its top's far pip, where the
+    network sees a 1, and surer; both were read blue. One colour is one die, so the two are
+    pooled and the die is read at its top's middle."""
+    assert read_on_tuning_table(session, rolls, "blue") == [("blue", 2)]
+
+
 def test_the_grey_die_says_whether_its_pips_are_white_or_black():
     table, lit, found, colours = calibrated_scene(5, "camelup-2018", "neutral")
     grey = dice_set("camelup-2018").die("grey")

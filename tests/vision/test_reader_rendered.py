@@ -73,7 +73,8 @@ def read_on_tuning_table(session: int, rolls: int, colour: str) -> list[tuple]:
     table = rendered_table(session)
     for _ in range(rolls):
         frame = table.roll()
-    return [(r.die, r.value) for r in table.reader.read(frame.image) if r.die == colour]
+    return [(r.die, r.value, r.numeral) for r in table.reader.read(frame.image)
+            if r.die == colour]
 
 
 @pytest.mark.parametrize(("session", "rolls", "colour"),
@@ -83,7 +84,7 @@ def test_a_die_is_read_at_its_top_s_middle_not_round_its_far_pip(session, rolls,
     across its top, the middle's 0.3 to 0.5 of a side nearer the camera than one round its
     far pip, where the window sees a 1. All are on the top (a side face's middle lies half a
     side nearer or more), and the surest is its middle."""
-    assert read_on_tuning_table(session, rolls, colour) == [(colour, 2)]
+    assert read_on_tuning_table(session, rolls, colour) == [(colour, 2, None)]
 
 
 @pytest.mark.parametrize(("session", "rolls"), [(500_149, 2), (500_168, 6)])
@@ -92,7 +93,17 @@ def test_a_die_seen_as_two_groups_of_places_is_read_once_at_its_top(session, rol
     groups, the first round its side face, the second round its top's far pip, where the
     network sees a 1, and surer; both were read blue. One colour is one die, so the two are
     pooled and the die is read at its top's middle."""
-    assert read_on_tuning_table(session, rolls, "blue") == [("blue", 2)]
+    assert read_on_tuning_table(session, rolls, "blue") == [("blue", 2, None)]
+
+
+@pytest.mark.parametrize(("session", "rolls", "value", "numeral"),
+                         [(500_365, 3, 2, "white"), (500_779, 1, 1, "black")])
+def test_the_grey_die_s_numerals_are_read_where_its_face_s_pips_lie(session, rolls, value,
+                                                                    numeral):
+    """Tuning tables 500,365 (a 2 with white pips, a side face's black pip beside the top)
+    and 500,779 (a 1 with a black pip in dim light, the table lighter beside the top): the
+    pixels of the top's middle furthest from its colour were not its pips."""
+    assert read_on_tuning_table(session, rolls, "grey") == [("grey", value, numeral)]
 
 
 def test_the_grey_die_says_whether_its_pips_are_white_or_black():

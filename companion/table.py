@@ -243,8 +243,9 @@ class BoardSeen(Command):
 
 @dataclass(frozen=True)
 class DismissBoard(Command):
-    """The players put the table right by hand: the board alert `alert` goes, and the board
-    is checked afresh once the camera sees it still again."""
+    """The players put the table right by hand, or find it right: the board alert `alert`
+    goes, and the board is checked afresh once the camera sees it still again; the same
+    disagreement on the same track is not raised again."""
 
     alert: int | None = None
 
@@ -254,6 +255,7 @@ class DismissBoard(Command):
             raise IllegalAction("the board and the game agree: there is nothing to dismiss")
         if self.alert is not None and self.alert != shown["id"]:
             raise IllegalAction(f"board alert {self.alert} is gone already")
+        table.board_dismissed = (table.stored.game.state.track, shown["disagreements"])
         table.board_alert = table.board_seen = None
         return Change.VIEW
 
@@ -321,6 +323,9 @@ class Table:
         """When (time.monotonic) the frame of the board the camera last read was taken."""
         self.board_alert: dict[str, Any] | None = None
         """Where the board and the game disagree, while they do (see `check_board`)."""
+        self.board_dismissed: tuple[object, list[dict[str, Any]]] | None = None
+        """The game's track and the disagreements of the board alert the players dismissed
+        last: the camera seeing the same again on that track raises no alert."""
         self._alerts = 0
         self._track: object = None
         self._track_changed = time.monotonic()
@@ -447,7 +452,7 @@ class Table:
         """For commands: store a new game (its header checked first) and play it from now."""
         self._stored = self.stored.store.new_game(header)
         self.odds = None
-        self.board_seen = self.board_alert = None
+        self.board_seen = self.board_alert = self.board_dismissed = None
 
     def check_board(self, *, raising: bool) -> Change:
         """For commands: compare the board last seen with the game, keeping the board alert
@@ -455,8 +460,10 @@ class Table:
         after the camels last moved in the game (the players moved them) or filmed
         `board_grace` seconds after those moved (the players had time to; a frame filmed
         before them, read late on a busy table, shows nothing of it), and while no reading
-        waits for OK or NO (the die on the table is not in the game yet); any change to the
-        game may end one, or change what it says."""
+        waits for OK or NO (the die on the table is not in the game yet), and not for what
+        the players dismissed before on the same track (they looked: the board is as the game
+        has it, and the camera misreads it the same way each look); any change to the game
+        may end one, or change what it says."""
         game = self.stored.game
         if not reads_board(game):
             return Change.NOTHING
@@ -473,6 +480,9 @@ class Table:
         if found is None:
             self.board_alert = None
             return Change.VIEW if shown is not None else Change.NOTHING
+        if shown is None and self.board_dismissed == (game.state.track,
+                                                      found["disagreements"]):
+            return Change.NOTHING   # the players looked at this board and said it is right
         if shown is None:
             self._alerts += 1
         number = self._alerts if shown is None else shown["id"]

@@ -81,6 +81,24 @@ def test_a_camel_set_down_wrong_is_shown_until_the_players_put_it_right(table):
     assert table.see_board(seen(table, right)).view["board"] is None
 
 
+def test_a_board_the_players_found_right_is_not_raised_again_until_the_game_moves_on(table):
+    table.push(ROLL)
+    misread = {2: ["blue", "green"], 3: ["orange"], 5: ["yellow"], 7: ["white"]}
+    first = table.see_board(seen(table, misread)).view["board"]
+    table.dismiss_board(first["id"])
+    # the players looked and the board is right: the camera misreading it the same way at
+    # its next look raises nothing
+    assert table.see_board(seen(table, misread)).view["board"] is None
+    # read another way, it is another alert
+    other = {2: ["green"], 3: ["orange", "blue"], 5: ["yellow"], 7: ["white"]}
+    assert table.see_board(seen(table, other)).view["board"]["id"] == first["id"] + 1
+    table.dismiss_board()
+    # once the camels move in the game, the board is held to the new track
+    moved = table.push({"player": "Bob", "action": "roll", "die": "green", "value": 1})
+    assert moved.view["track"]["3"] == ["orange", "green", "blue"]
+    assert table.see_board(seen(table, misread)).view["board"]["id"] == first["id"] + 2
+
+
 def test_the_players_have_a_moment_to_move_the_camels_before_the_board_must_agree(tmp_path):
     with Table(stored_game(tmp_path / "game.sqlite3"), board_grace=0.5) as table:
         table.see_board(seen(table, START, still=30))

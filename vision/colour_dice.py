@@ -65,6 +65,15 @@ _SIZES = (24.0, 34.0, 48.0, 68.0)
 _STAR_CONTRAST = 2.5
 #: places near a candidate tried as a top face's middle
 _PLACES = 3
+#: a die read surely is left out of the search for the dice beside it this far from its
+#: middle, in shares of its half side (its top's edge and the side faces below it)
+_EXPLAINED = 1.25
+#: a place found again, once the dice read are left out, that lies nearer than this (a
+#: share of the side) to one looked at already is that place
+_MOVED = 0.25
+#: a place looked for again lies this near a die read surely (shares of the side, middle
+#: to middle): dice touching lie a side apart, and their side faces about as much again
+_BESIDE = 2.0
 #: where a side's edge is looked for, in pixels out from where it should be
 _BAND = (-1.5, 0.0, 1.5)
 #: a star's middle is judged allowing for this much noise in a channel (grey levels: a
@@ -173,18 +182,41 @@ class ColourDiceReader:
         face it shows (None for no die's face) and how sure that is: of the squares found
         round one place, the one read surest. Candidates are looked at busiest first, and no
         more once each of the game's dice has been read surely."""
+
         for to_frame, view, where, lean in self._views(frame):
+            edges = _Edges.of(view)
             read: list[tuple[_Square, str | None, float]] = []
-            for squares in _squares(view, where, lean, self._edge_floor):
-                for square in squares:
-                    if self._in_zone(square, to_frame):
-                        face, sure = self._face(square)
-                        edge = (square.edge - self._edge_floor) / (1.5 * self._edge_floor)
-                        read.append((square, face, min(sure, 1.0, max(0.0, edge))))
-                if sum(sure >= _SURE for _, _, sure in _apart_squares(read)) >= self.dice.count:
-                    break
+            places = _busiest(edges, where, self._edge_floor, explained=[])
+            self._read_at(places, edges, to_frame, lean, read)
+            # a die beside one read surely can have no busy place of its own (a blue die on
+            # a blue mat beside a black star): once the places looked at leave a die unread,
+            # the dice read surely are taken out and the places beside them looked for again
+            explained = [square for square, _, sure in _apart_squares(read) if sure >= _SURE]
+            if explained and not self._enough(read):
+                again = [place for place in _busiest(edges, where, self._edge_floor,
+                                                     explained=explained, lean=lean)
+                         if all(math.dist(place, p) >= _MOVED * _SIDE for p in places)
+                         and any(math.dist(place, square.centre) <= _BESIDE * _SIDE
+                                 for square in explained)]
+                self._read_at(again, edges, to_frame, lean, read)
             for square, face, sure in _apart_squares(read):
                 yield square, to_frame, face, sure
+
+    def _read_at(self, places: list[tuple[int, int]], edges: _Edges, to_frame: np.ndarray,
+                 lean: _Lean | None, read: list[tuple[_Square, str | None, float]]) -> None:
+        """The squares found at each of `places` in turn, read and added to `read`, until
+        each of the game's dice is read surely."""
+        for place in places:
+            for square in _fit(edges, place, lean=lean, floor=self._edge_floor):
+                if self._in_zone(square, to_frame):
+                    face, sure = self._face(square)
+                    edge = (square.edge - self._edge_floor) / (1.5 * self._edge_floor)
+                    read.append((square, face, min(sure, 1.0, max(0.0, edge))))
+            if self._enough(read):
+                return
+
+    def _enough(self, read: list[tuple[_Square, str | None, float]]) -> bool:
+        return sum(sure >= _SURE for _, _, sure in _apart_squares(read)) >= self.dice.count
 
     def _views(self, frame: np.ndarray
                ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None, _Lean | None]]:
@@ -331,43 +363,78 @@ def _outline(square: _Square, to_frame: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
 
 
-def _squares(view: np.ndarray, where: np.ndarray | None, lean: _Lean | None, floor: float
-             ) -> Iterator[list[_Square]]:
-    """The squares of side _SIDE with an edge all round them in `view`, candidate by
-    candidate: places busy with edges (`where` it says), busiest first, each turned by its
-    edges' dominant direction (modulo a right angle) and then placed where its four sides lie
-    on edges."""
-    image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
-    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
-    jxx, jyy, jxy = (across_channels(np.add, gx * gx), across_channels(np.add, gy * gy),
-                     across_channels(np.add, gx * gy))
-    strength = np.sqrt(jxx + jyy)
+@dataclass(frozen=True)
+class _Edges:
+    """A view's colour change: the view smoothed (float), its gradients per channel, how
+    strong the change is at each pixel, and its direction doubled twice (so that a square's
+    four sides agree) as a vector weighted by that strength."""
+
+    image: np.ndarray
+    gx: np.ndarray
+    gy: np.ndarray
+    strength: np.ndarray
+    c4: np.ndarray
+    s4: np.ndarray
+
+    @classmethod
+    def of(cls, view: np.ndarray) -> _Edges:
+        image = cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
+        gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3) / 8
+        jxx, jyy, jxy = (across_channels(np.add, gx * gx), across_channels(np.add, gy * gy),
+                         across_channels(np.add, gx * gy))
+        strength = np.sqrt(jxx + jyy)
+        double = np.arctan2(2 * jxy, jxx - jyy)
+        return cls(image, gx, gy, strength, np.cos(2 * double) * strength,
+                   np.sin(2 * double) * strength)
+
+
+def _busiest(edges: _Edges, where: np.ndarray | None, floor: float, *,
+             explained: list[_Square], lean: _Lean | None = None) -> list[tuple[int, int]]:
+    """The places of a view busy with edges (`where` it says), busiest first, at most
+    _CANDIDATES: peaks of the edges' strength over a die-sized window, apart by half a die.
+    The `explained` squares (dice read), a rim round them and the side faces below them
+    (as they `lean`) are left out, so that a die beside one shows a peak of its own."""
+    strength = edges.strength if where is None else edges.strength * where
+    if explained:
+        strength = strength.copy()
+        for square in explained:
+            cv2.fillConvexPoly(strength, _cube(square, lean), 0.0)
     window = (int(0.4 * _SIDE),) * 2
-    busy = cv2.blur(cv2.blur(strength if where is None else strength * where, window), window)
+    busy = cv2.blur(cv2.blur(strength, window), window)
     peaks = (busy >= cv2.dilate(busy, np.ones((int(0.5 * _SIDE),) * 2, np.uint8))) & (
         busy > floor)
     if where is not None:
         peaks &= where
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-busy[ys, xs])[:_CANDIDATES]
-    # the edges' direction, doubled twice so that a square's four sides agree
-    double = np.arctan2(2 * jxy, jxx - jyy)
-    c4, s4 = np.cos(2 * double) * strength, np.sin(2 * double) * strength
+    return [(int(x), int(y)) for x, y in zip(xs[order], ys[order], strict=True)]
+
+
+def _cube(square: _Square, lean: _Lean | None) -> np.ndarray:
+    """Where a die whose top face is `square` shows in a view, as a convex outline (integer
+    pixels): its top grown by a rim, and the side faces below it, leaning towards the point
+    under the camera (none without calibration: the view is the frame, at some scale)."""
+    c, u, v = (np.array(p) for p in (square.centre, square.u, square.v))
+    top = c + (np.array([-u - v, u - v, u + v, -u + v])) * _EXPLAINED
+    outline = top
+    if lean is not None:
+        outline = np.vstack([top, top + (np.array(lean.nadir) - c) * lean.depth])
+    return cv2.convexHull(np.round(outline).astype(np.int32))
+
+
+def _fit(edges: _Edges, start: tuple[int, int], *, lean: _Lean | None, floor: float
+         ) -> list[_Square]:
+    """Squares near `start`, turned by the edges' dominant direction round it (modulo a right
+    angle), whose sides lie on edges: the best few places apart from each other, each
+    refined. A die's side face and part of its top can outscore the top alone (a top face as
+    light as the mat has faint edges there), so the best square moved a side face's depth
+    away from the camera is tried too; the faces' colours choose between them."""
+    gx, gy, image = edges.gx, edges.gy, edges.image
+    x, y = start
     reach = int(0.8 * _SIDE)
-    for x, y in zip(xs[order], ys[order], strict=True):
-        y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
-        turn = math.atan2(s4[y0:y1, x0:x1].sum(), c4[y0:y1, x0:x1].sum()) / 4
-        yield _fit(gx, gy, image, (float(x), float(y)), turn, lean=lean, floor=floor)
-
-
-def _fit(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[float, float],
-         turn: float, *, lean: _Lean | None, floor: float) -> list[_Square]:
-    """Squares near `start`, turned about `turn`, whose sides lie on edges: the best few
-    places apart from each other, each refined. A die's side face and part of its top can
-    outscore the top alone (a top face as light as the mat has faint edges there), so the best
-    square moved a side face's depth away from the camera is tried too; the faces' colours
-    choose between them."""
+    y0, y1, x0, x1 = max(0, y - reach), y + reach + 1, max(0, x - reach), x + reach + 1
+    turn = math.atan2(edges.s4[y0:y1, x0:x1].sum(), edges.c4[y0:y1, x0:x1].sum()) / 4
     along = np.linspace(-0.8, 0.8, 12) * _SIDE / 2
     offsets = np.arange(-0.6 * _SIDE, 0.6 * _SIDE + 1e-6, 3.0)
     dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))

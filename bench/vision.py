@@ -43,6 +43,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.readings import CONFIDENT  # noqa: E402
 from training.labelled import SETS, resized, split, turned  # noqa: E402
 from training.scoring import Score, TrueDie, score, score_cards  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table, learn_colours  # noqa: E402
@@ -75,6 +76,7 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     by_light: dict[str, Score] = defaultdict(Score)
     by_game: dict[str, Score] = defaultdict(Score)
     failed_calibrations = retries = 0
+    sure = Score()   # each reading the table applies without a press, scored alone
     session = first = VALIDATION_SESSIONS
     while sum(s.dice for s in by_game.values()) < target:
         table = rendered_table(session)
@@ -88,9 +90,13 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
             truth = [TrueDie(d.box, d.value, d.colour, d.numeral) for d in frame.dice
                      if d.visible]
             hidden = [d.box for d in frame.dice if not d.visible]
-            result = score(truth, table.reader.read(frame.image), ignore=hidden)
+            readings = table.reader.read(frame.image)
+            result = score(truth, readings, ignore=hidden)
             by_light[table.light_name].add(result)
             by_game[table.game].add(result)
+            for reading in readings:
+                if reading.confidence > CONFIDENT:
+                    sure.add(score(truth, [reading], ignore=hidden))
     total = Score()
     for result in by_game.values():
         total.add(result)
@@ -103,6 +109,9 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
         print(f"  {game}: {result.summary()}")
     for light, result in sorted(by_light.items()):
         print(f"  {light:12s}  {result.summary()}")
+    print(f"  read surely enough to be applied without a press (confidence above "
+          f"{CONFIDENT}): {sure.right / max(total.dice, 1):.1%} of the dice, read right; "
+          f"{sure.wrong} wrong, {sure.false} false")
     kinds: dict[str, int] = defaultdict(int)
     for kind, _, _ in total.misses:
         kinds[kind] += 1

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 CONFIDENT = 0.8
 """At or below this confidence a reading waits for a person, however plausible it looks (so
 1 leaves every reading to a person: a reader may well be wholly sure). On the rendered
-validation tables of the dice reader (1,000,000 to 1,000,101, `bench/vision.py`), 88.2 % of
+validation tables of the dice reader (1,000,000 to 1,000,101, `bench/vision.py`), 99.7 % of
 Camel Up dice are read right above it and applied unasked, and 1 die of 2,002 is read wrong
-above it; on tuning tables 500,400 to 500,799, 88.7 % and 1 of 7,752."""
+above it; on tuning tables 500,400 to 500,799, 99.8 % and 1 of 7,752."""
 
 OUTCOMES = ("accepted", "pending", "refused", "waiting")
 """`waiting`: a Last Camel die's face read alone, waiting for the other die's."""

@@ -38,6 +38,9 @@ _NEIGHBOURS = 0.3
 _ON_TOP = 0.5
 #: places nearer than this share of a die's side, on the top faces' plane, are one die's
 _ONE_DIE = 0.95
+#: on a calibrated table, a die of the game read less surely than this is looked at again
+#: (the table asks the players about one read at 0.8 or less)
+_LOOK_AGAIN = 0.8
 #: where a die's side face is read, on the top faces' plane, from its top's middle (shares of
 #: its side): from the first to the second towards the camera, and no further aside than the
 #: third (on tuning tables 500,000-500,299, 14 of 15 dice read where there was none lay
@@ -108,12 +111,25 @@ class DiceReader:
         found = spots_at(image, scales, least=_LEAST_DIE, zone=zone)
         smooth = cv2.GaussianBlur(image, (3, 3), 0)
 
-        def read_at(spot: Spot) -> DieReading | None:
+        def read_one(spot: Spot) -> DieReading | None:
             return self._spot_reading(spot, smooth, (x0, y0), frame.shape)
+
+        def read_at(spots: list[Spot]) -> list[DieReading | None]:
+            """The dice at `spots`; a die of the game read less surely than _LOOK_AGAIN is
+            read again after a second look (`second_look`) where the network was unsure of
+            its face. Only those: a look costs about a millisecond a die, and most of a
+            frame's places are sure, or no die of the game at all."""
+            read = [read_one(spot) for spot in spots]
+            unsure = [i for i, reading in enumerate(read) if reading is not None
+                      and reading.die is not None and reading.confidence < _LOOK_AGAIN]
+            for i, spot in zip(unsure, second_look(image, [spots[i] for i in unsure]),
+                               strict=True):
+                read[i] = read_one(spot)
+            return read
 
         readings: Sequence[DieReading | None]
         if self.table is None:
-            readings = [read_at(spot) for spot in second_look(image, merge(found))]
+            readings = [read_one(spot) for spot in second_look(image, merge(found))]
         else:
             readings = _one_per_die(self.table, merge(found, apart=_NEIGHBOURS), (x0, y0),
                                     read_at)
@@ -176,7 +192,8 @@ class DiceReader:
 
 
 def _one_per_die(table: TableCalibration, spots: list[Spot], offset: tuple[int, int],
-                 read_at: Callable[[Spot], DieReading | None]) -> list[DieReading]:
+                 read_at: Callable[[list[Spot]], list[DieReading | None]]
+                 ) -> list[DieReading]:
     """On a calibrated table, where the dice's top faces lie is known: places found nearer
     than a die's side on that plane are one die, read at its top's middle (`top`). Places
     are gathered round the surest, which can be a side face: then part of the top can fall
@@ -199,17 +216,17 @@ def _one_per_die(table: TableCalibration, spots: list[Spot], offset: tuple[int, 
         return max(on_top, key=lambda j: spots[j].die)
 
     order = sorted(range(len(spots)), key=lambda i: -spots[i].die)
-    read: list[tuple[DieReading, list[int], int]] = []
+    groups: list[tuple[list[int], int]] = []
     taken: set[int] = set()
     for i in order:
         if i in taken:
             continue
         group = [j for j in order if j not in taken and np.hypot(*(places[j] - places[i])) < near]
         taken.update(group)
-        place = top(group)
-        reading = read_at(spots[place])
-        if reading is not None:
-            read.append((reading, group, place))
+        groups.append((group, top(group)))
+    read = [(reading, group, place) for (group, place), reading
+            in zip(groups, read_at([spots[place] for _, place in groups]), strict=True)
+            if reading is not None]
     read.sort(key=lambda die: -die[0].confidence)
     dice: list[tuple[DieReading, list[int], int]] = []
     for reading, group, place in read:
@@ -222,7 +239,7 @@ def _one_per_die(table: TableCalibration, spots: list[Spot], offset: tuple[int, 
         other, others, at = dice[twin]
         pooled = others + group
         again = top(pooled)
-        better = read_at(spots[again]) if again != at else None
+        better = read_at([spots[again]])[0] if again != at else None
         if better is not None and better.die == other.die:
             dice[twin] = (better, pooled, again)
         else:

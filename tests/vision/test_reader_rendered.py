@@ -9,7 +9,7 @@ import pytest
 from companion.readings import CONFIDENT
 from tests.vision.conftest import calibrated_scene, drawn_seed
 from training.scoring import Score, TrueDie, score
-from vision.dice import DiceReader, DieReading
+from vision.dice import UNEXPECTED_VALUE_FACTOR, DiceReader, DieReading
 from vision.dicesets import STANDARD_D6, dice_set
 from vision.rendered_set import EDITIONS, rendered_table
 from vision.synth import DiePose, render
@@ -133,6 +133,18 @@ def test_what_the_network_gives_faces_a_camel_up_die_lacks_does_not_hold_a_face_
     assert reading.value == 2 and reading.confidence > CONFIDENT
 
 
+def test_a_die_the_network_was_unsure_of_is_looked_at_again_before_the_table_asks():
+    """Tuning table 500,001, the second roll: the yellow die shows 3, read at 0.66 by the
+    first look, which the table would ask the players about. Looked at again in its eight
+    turns (`second_look`) it is read at 0.99, and applied without a press. The blue die of
+    table 500,008's third roll, read wrong as a 1, stays below the line after its second look:
+    the players are asked about it."""
+    sure, = readings_on_tuning_table(500_001, 2, "yellow")
+    assert sure.value == 3 and sure.confidence > CONFIDENT
+    misread, = readings_on_tuning_table(500_008, 3, "blue")
+    assert misread.confidence <= CONFIDENT
+
+
 def test_a_four_to_six_on_a_camel_up_die_lowers_confidence_but_another_die_still_reads():
     table, lit, found, colours = calibrated_scene(11, "camelup-2014", "neutral")
     pose = DiePose(STANDARD_D6, 100.0, 80.0, 0.5, 3)   # a white die showing five
@@ -141,7 +153,8 @@ def test_a_four_to_six_on_a_camel_up_die_lowers_confidence_but_another_die_still
     camel_die, = DiceReader(dice_set("camelup-2014"), colours, table=found,
                             threshold=0.0).read(frame.image)
     assert (any_die.value, camel_die.value, camel_die.die) == (5, 5, "white")
-    assert math.isclose(camel_die.confidence, 0.6 * any_die.confidence, rel_tol=0.05)
+    # however sure the network is of a five, a Camel Up die has none: the table asks
+    assert camel_die.confidence <= UNEXPECTED_VALUE_FACTOR < any_die.confidence
 
 
 def shadow_across(image: np.ndarray, box, turn: float, share: float = 0.6) -> np.ndarray:

@@ -182,7 +182,6 @@ class ColourDiceReader:
         face it shows (None for no die's face) and how sure that is: of the squares found
         round one place, the one read surest. Candidates are looked at busiest first, and no
         more once each of the game's dice has been read surely."""
-
         for to_frame, view, where, lean in self._views(frame):
             edges = _Edges.of(view)
             read: list[tuple[_Square, str | None, float]] = []
@@ -216,6 +215,7 @@ class ColourDiceReader:
                 return
 
     def _enough(self, read: list[tuple[_Square, str | None, float]]) -> bool:
+        """Whether each of the game's dice is read surely among `read`."""
         return sum(sure >= _SURE for _, _, sure in _apart_squares(read)) >= self.dice.count
 
     def _views(self, frame: np.ndarray

@@ -72,7 +72,8 @@ _SUPERSAMPLE = 1
 drawn for every frame is then 2 MB for the dice camera, not 11, and 5 MB for the board's
 1280x720 (the demo runs beside a Pi's browser), and the readers read them as well (tuning
 tables 500,000-500,039: 100 % of 786 dice right, 91 % at a confidence the table applies by
-itself, against 99.9 % and 87 % drawn at twice the size and shrunk). A card's painted table
+itself, against 99.9 % and 87 % drawn at twice the size and shrunk, measured before the second
+look read a calibrated table's unsure dice). A card's painted table
 is drawn as every rendered frame is (`drawn`)."""
 
 

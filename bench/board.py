@@ -1,6 +1,6 @@
 """How well and how fast the board reader works: prints figures, asserts nothing.
 
-Run: .venv/bin/python bench/board.py [--tables N] [--frames K] [--first SESSION]
+Run: .venv/bin/python bench/board.py [--tables N] [--frames K] [--first SESSION] [--unlike]
 
 Rendered board tables from vision.synth_board.VALIDATION_SESSIONS on (nothing was tuned on
 them; `--first` reads other tables, e.g. the tuning tables from 600,000), both editions in
@@ -12,7 +12,9 @@ unknown, missed and false, whole boards right, hand frames read as boards (and c
 them), by edition and by light, and the time of a read per frame on one core (the fastest of
 three runs of each frame, the median over the frames). Each frame without a hand is also read
 against its true board and against one with a camel set down wrong, as the table reads it
-against the game's: how often the board alert would be raised for each.
+against the game's: how often the board alert would be raised for each. `--unlike` reads
+tables whose camels are painted unlike the game's own (another maker's shades), from
+vision.synth_board.UNLIKE_VALIDATION_SESSIONS on.
 """
 
 from __future__ import annotations
@@ -40,15 +42,25 @@ from training.scoring import BoardScore, score_board  # noqa: E402
 from vision.board import set_up  # noqa: E402
 from vision.calibrate import CalibrationError, calibrate_table  # noqa: E402
 from vision.camels import camel_set  # noqa: E402
-from vision.synth_board import VALIDATION_SESSIONS, board_session, slipped  # noqa: E402
+from vision.synth_board import (  # noqa: E402
+    UNLIKE_VALIDATION_SESSIONS,
+    VALIDATION_SESSIONS,
+    board_session,
+    slipped,
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--frames", type=int, default=5)
-    parser.add_argument("--first", type=int, default=VALIDATION_SESSIONS)
+    parser.add_argument("--first", type=int)
+    parser.add_argument("--unlike", action="store_true",
+                        help="camels painted unlike the game's own, on their own tables")
     args = parser.parse_args()
+    validation = UNLIKE_VALIDATION_SESSIONS if args.unlike else VALIDATION_SESSIONS
+    if args.first is None:
+        args.first = validation
     cv2.setNumThreads(1)
     total = BoardScore()
     by_game: dict[str, BoardScore] = defaultdict(BoardScore)
@@ -57,7 +69,7 @@ def main() -> None:
     alerts: dict[bool, list[bool]] = {False: [], True: []}
     rng = random.Random(args.first)
     for session in range(args.first, args.first + args.tables):
-        table = board_session(session)
+        table = board_session(session, unlike=args.unlike)
         camels = camel_set(table.game)
         try:
             found = calibrate_table(table.setup.image, table.table.layout)
@@ -82,8 +94,8 @@ def main() -> None:
                     alerts[wrong].append(read.contradicts is not None
                                          and read.contradicts >= SURE)
     print(f"board tables {args.first:,}-{args.first + args.tables - 1:,}, {args.frames} frames "
-          f"each, 1280x720" + (" (VALIDATION: never tuned on)"
-                               if args.first >= VALIDATION_SESSIONS else " (not validation)"))
+          f"each, 1280x720" + (", camels unlike the game's own" if args.unlike else "")
+          + (" (VALIDATION: never tuned on)" if args.first >= validation else " (not validation)"))
     print(f"  all: {total.summary()}")
     for name, score in sorted(by_game.items()):
         print(f"  {name}: {score.summary()}")

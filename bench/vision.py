@@ -1,12 +1,14 @@
 """How well and how fast the dice reader works: prints figures, asserts nothing.
 
 Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--dice-only] [--cards-only]
-[--last-camel-only]
+[--last-camel-only] [--unlike-only]
 
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice), on tables from
 VALIDATION_SESSIONS on, which nothing was tuned on; and set-up frames of those tables with one
-die left out, which calibration should refuse. Real photos: the labelled sets in
+die left out, which calibration should refuse; `--unlike-only` the same on tables whose dice
+are painted and pipped unlike the game's own (vision.synth.other_dice), as another maker's or
+another renderer's, from UNLIKE_VALIDATION_SESSIONS on. Real photos: the labelled sets in
 ../shared/data/dice-photos, read with no calibration (`--dice any`): each set's validation
 photos (never trained or tuned on), then its training photos (a training figure, printed as
 such), then the validation photos resized or turned as another camera would take them.
@@ -55,6 +57,7 @@ from vision.light import LightChange  # noqa: E402
 from vision.rendered_set import (  # noqa: E402
     CARD_VALIDATION_SESSIONS,
     LAST_CAMEL_VALIDATION_SESSIONS,
+    UNLIKE_VALIDATION_SESSIONS,
     VALIDATION_SESSIONS,
     rendered_table,
 )
@@ -72,14 +75,16 @@ from vision.synth_colour_dice import colour_dice_table  # noqa: E402
 from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402
 
 
-def rendered(target: int, frames_per_table: int = 6) -> None:
+def rendered(target: int, frames_per_table: int = 6, *, unlike: bool = False) -> None:
+    """At least `target` dice on rendered tables, calibrated; with `unlike`, tables whose dice
+    are made unlike the game's own (other shades, pips spaced, sized and coloured otherwise)."""
     by_light: dict[str, Score] = defaultdict(Score)
     by_game: dict[str, Score] = defaultdict(Score)
     failed_calibrations = retries = 0
     sure = Score()   # each reading the table applies without a press, scored alone
-    session = first = VALIDATION_SESSIONS
+    session = first = UNLIKE_VALIDATION_SESSIONS if unlike else VALIDATION_SESSIONS
     while sum(s.dice for s in by_game.values()) < target:
-        table = rendered_table(session)
+        table = rendered_table(session, unlike=unlike)
         session += 1
         retries += table.retries
         if table.reader is None:
@@ -100,7 +105,8 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     total = Score()
     for result in by_game.values():
         total.add(result)
-    print(f"rendered frames, calibrated (tables {first} to {session - 1}, never tuned on; "
+    dice = ", dice unlike the game's own" if unlike else ""
+    print(f"rendered frames{dice}, calibrated (tables {first} to {session - 1}, never tuned on; "
           f"colour calibration asked for "
           f"another shot {retries} times, and failed three times on {failed_calibrations} "
           f"tables, left out):")
@@ -118,13 +124,14 @@ def rendered(target: int, frames_per_table: int = 6) -> None:
     print("  what went amiss: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
 
 
-def left_out(tables: int) -> None:
+def left_out(tables: int, *, unlike: bool = False) -> None:
     """Colour calibration from set-up frames with one die left out, as a person who forgot
     it lays them: each should be refused, naming that die; one taken would misname the die
-    all game."""
+    all game. With `unlike`, on tables whose dice are unlike the game's own."""
     accepted = []
-    for session in range(VALIDATION_SESSIONS, VALIDATION_SESSIONS + tables):
-        table = rendered_table(session)
+    first = UNLIKE_VALIDATION_SESSIONS if unlike else VALIDATION_SESSIONS
+    for session in range(first, first + tables):
+        table = rendered_table(session, unlike=unlike)
         dice = dice_set(table.game)
         gone = dice.colours[session % len(dice.colours)]
         shot = calibration_frame(table.table, table.light, session, leaving_out=[gone])
@@ -133,8 +140,9 @@ def left_out(tables: int) -> None:
             accepted.append(f"{session} ({table.game}, {table.light_name}, {gone})")
         except CalibrationError:
             continue
-    print(f"set-up frames with one die left out (tables {VALIDATION_SESSIONS} to "
-          f"{VALIDATION_SESSIONS + tables - 1}, never tuned on): {len(accepted)} of {tables} "
+    dice = ", dice unlike the game's own" if unlike else ""
+    print(f"set-up frames with one die left out{dice} (tables {first} to "
+          f"{first + tables - 1}, never tuned on): {len(accepted)} of {tables} "
           f"taken, which should all be refused{': ' if accepted else ''}{', '.join(accepted)}")
 
 
@@ -343,8 +351,14 @@ def main() -> None:
                         help="The Last Camel's dice alone")
     parser.add_argument("--dice-only", action="store_true",
                         help="the pip dice alone: speed, real photos, rendered tables")
+    parser.add_argument("--unlike-only", action="store_true",
+                        help="rendered tables whose dice are unlike the game's own, alone")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.unlike_only:
+        rendered(200 if args.quick else args.dice, unlike=True)
+        left_out(12 if args.quick else 300, unlike=True)
+        return
     if args.cards_only:
         cards(6 if args.quick else 100)
         return

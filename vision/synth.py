@@ -10,6 +10,7 @@ sensor noise and JPEG artefacts. Everything comes from one seed, so a frame can 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import Field, dataclass, field, replace
@@ -127,9 +128,62 @@ _EventT = TypeVar("_EventT")
 
 
 @dataclass(frozen=True)
+class DiceLook:
+    """How the dice are made: the game's own by default, or another maker's, as another
+    renderer would draw them: bodies of other shades (`bodies`, colour name to BGR, for the
+    colours that differ), pips spaced and sized otherwise (shares of a face's side) and of
+    other colours."""
+
+    bodies: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    pip_offset: float = PIP_OFFSET
+    pip_radius: float = PIP_RADIUS
+    black_pips: tuple[int, int, int] = (28, 28, 30)
+    white_pips: tuple[int, int, int] = (238, 238, 236)
+
+    def body(self, spec: DieSpec) -> tuple[int, int, int]:
+        return dict(self.bodies).get(spec.colour, spec.body_bgr)
+
+
+#: the dice as the game makes them
+GAME_DICE = DiceLook()
+
+
+def other_shades(rng: np.random.Generator, colours: Sequence[tuple[str, tuple[int, int, int]]]
+                 ) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    """`colours` (name, BGR) as another maker paints them, at random: each one's saturation
+    and brightness up to 20 % and 15 % off, its hue turned up to 15 degrees but no more than
+    a third of the way to the nearest other colour's (a maker's orange stays redder than its
+    yellow); a grey stays grey."""
+    hsv = cv2.cvtColor(np.array([[bgr for _, bgr in colours]], np.uint8),
+                       cv2.COLOR_BGR2HSV)[0].astype(float)
+    hue, coloured = hsv[:, 0], hsv[:, 1] > 60   # OpenCV's hue: 0-180 for 0-360 degrees
+    shaded = []
+    for k, (name, _) in enumerate(colours):
+        apart = np.abs((hue - hue[k] + 90) % 180 - 90)[coloured & (np.arange(len(hue)) != k)]
+        turn = min(7.5, float(apart.min(initial=180.0)) / 3)
+        h, sat, val = ((hue[k] + rng.uniform(-turn, turn)) % 180,
+                       hsv[k, 1] * rng.uniform(0.8, 1.2), hsv[k, 2] * rng.uniform(0.85, 1.15))
+        turned = np.clip(np.round([h, sat, val]), 0, 255).astype(np.uint8)[None, None]
+        b, g, r = (int(c) for c in cv2.cvtColor(turned, cv2.COLOR_HSV2BGR)[0, 0])
+        shaded.append((name, (b, g, r)))
+    return tuple(shaded)
+
+
+def other_dice(rng: np.random.Generator, game: str) -> DiceLook:
+    """Dice of `game` unlike the game's own, at random: bodies of other shades
+    (`other_shades`), pips spaced 0.22-0.30 and sized 0.065-0.115 of a side (the range of
+    real dice), black pips up to 60 levels grey, white ones down to 200."""
+    bodies = other_shades(rng, [(d.colour, d.body_bgr) for d in dice_set(game).dice])
+    black, white = int(rng.uniform(0, 60)), int(rng.uniform(200, 255))
+    return DiceLook(bodies, rng.uniform(0.22, 0.30), rng.uniform(0.065, 0.115),
+                    (black, black, black), (white, white, white))
+
+
+@dataclass(frozen=True)
 class DiePose:
     """A die on the table: which die, its centre (mm), turn about the vertical (radians), the
-    face on top (an index into its faces) and how that face's pattern is turned (0-3)."""
+    face on top (an index into its faces), how that face's pattern is turned (0-3), and how
+    the die is made."""
 
     spec: DieSpec
     x: float
@@ -137,6 +191,7 @@ class DiePose:
     yaw: float
     top: int
     spin: int = 0
+    look: DiceLook = GAME_DICE
 
     @property
     def value(self) -> int:
@@ -201,6 +256,7 @@ class Table:
     seed: int
     camels: list[CamelPose] = field(default_factory=list)
     board: BoardLayout | None = None
+    dice_look: DiceLook = GAME_DICE
     _texture: np.ndarray | bytes | None = None
     _texture_origin: tuple[float, float, float] = (0.0, 0.0, 1.0)
     _lit: dict[tuple[Light, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -300,10 +356,11 @@ def random_light(rng: np.random.Generator, name: str | None = None) -> Light:
 
 
 def scatter_dice(rng: np.random.Generator, specs: Sequence[DieSpec], layout: TableLayout,
-                 *, touching: float = 0.15) -> list[DiePose]:
-    """The dice `specs` lying at random in the roll zone without overlapping; with chance
-    `touching` a die is pushed against the previous one."""
-    return scattered(rng, specs, layout, DiePose, touching=touching)
+                 *, touching: float = 0.15, look: DiceLook = GAME_DICE) -> list[DiePose]:
+    """The dice `specs`, made as `look` says, lying at random in the roll zone without
+    overlapping; with chance `touching` a die is pushed against the previous one."""
+    return scattered(rng, specs, layout, functools.partial(DiePose, look=look),
+                     touching=touching)
 
 
 def scattered(rng: np.random.Generator, specs: Sequence[_SpecT], layout: TableLayout,
@@ -485,7 +542,7 @@ def roll_frame(table: Table, light: Light, rng: np.random.Generator, *,
     specs = list(table.dice.dice)
     count = dice_count or int(rng.integers(1, len(specs) + 1))
     chosen = [specs[i] for i in rng.permutation(len(specs))[:count]]
-    poses = scatter_dice(rng, chosen, table.layout)
+    poses = scatter_dice(rng, chosen, table.layout, look=table.dice_look)
     with_hands = rng.random() < 0.25 if hands is None else hands
     hand_list = [_hand_away_from(rng, table, poses)] if with_hands else []
     blur = rng.uniform(0, 2.5) if rng.random() < 0.3 else 0.0
@@ -502,7 +559,7 @@ def calibration_frame(table: Table, light: Light, seed: int, *,
     rng = np.random.default_rng(seed)
     gone = set(leaving_out)
     poses = scatter_dice(rng, [d for d in table.dice.dice if d.colour not in gone],
-                         table.layout, touching=0.0)
+                         table.layout, touching=0.0, look=table.dice_look)
     return render(table, poses, light, rng=rng, noise=2.0, jpeg=92, supersample=supersample)
 
 
@@ -552,7 +609,7 @@ def rolls_filmed(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
     table = random_table(int(rng.integers(0, 2 ** 31)), game, size=size)
     lit = random_light(rng, light)
     specs = [table.dice.dice[i] for i in rng.permutation(len(table.dice.dice))[:dice]]
-    finals = scatter_dice(rng, specs, table.layout, touching=0.0)
+    finals = scatter_dice(rng, specs, table.layout, touching=0.0, look=table.dice_look)
     shot = filming(table, lit, rng)
     resting: list[DiePose] = []
     for _ in range(8):
@@ -966,20 +1023,21 @@ def faded(image: np.ndarray, camera: Camera, faces: Sequence[tuple[np.ndarray, .
 def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
               size: float, s: int, alpha: float = 1.0) -> None:
     eye = np.array(camera.position)
+    look = pose.look
     faces = _cube_faces(pose.x, pose.y, pose.yaw, (size, size, size))
     shown = [pose.top, *_SIDES[pose.top]]
     with faded(image, camera, faces, s=s, alpha=alpha) as target:
         for k, (corners, normal, u, v) in enumerate(faces):
             if np.dot(normal, eye - corners.mean(0)) <= 0:
                 continue
-            body = _shade(pose.spec.body_bgr, normal, light)
+            body = _shade(look.body(pose.spec), normal, light)
             pts = camera.project(corners, s)
             _fill(target, pts, body)
             edge = tuple(c * 0.75 for c in body)
             cv2.polylines(target, [np.round(pts * 16).astype(np.int32)], True, edge,
                           max(1, s // 2), cv2.LINE_AA, shift=4)
             value, pips = pose.spec.faces[shown[k]]
-            pip_colour = (28, 28, 30) if pips == BLACK else (238, 238, 236)
+            pip_colour = look.black_pips if pips == BLACK else look.white_pips
             shaded_pip = _shade(pip_colour, normal, light)
             turn = pose.spin if k == 0 else 0
             mid = corners.mean(0)
@@ -988,9 +1046,9 @@ def _draw_die(image: np.ndarray, camera: Camera, light: Light, pose: DiePose, *,
                 uu, vv = -uu, -vv
             ring = np.linspace(0, 2 * math.pi, 20, endpoint=False)
             for i, j in PIP_CELLS[value]:
-                centre = mid + (uu * i + vv * j) * (2 * PIP_OFFSET)
-                circle = (centre[None] + np.outer(np.cos(ring), uu) * 2 * PIP_RADIUS
-                          + np.outer(np.sin(ring), vv) * 2 * PIP_RADIUS)
+                centre = mid + (uu * i + vv * j) * (2 * look.pip_offset)
+                circle = (centre[None] + np.outer(np.cos(ring), uu) * 2 * look.pip_radius
+                          + np.outer(np.sin(ring), vv) * 2 * look.pip_radius)
                 _fill(target, camera.project(circle, s), shaded_pip)
 
 

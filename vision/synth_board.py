@@ -31,6 +31,7 @@ from vision.synth import (
     _fill,
     _shade,
     fill_solid,
+    other_shades,
     random_hand,
     random_light,
     random_table,
@@ -46,6 +47,8 @@ TILTS = (25.0, 55.0)
 #: the board benchmark's tables are sessions from here on: no test and no tuning draws from
 #: them (the board reader's hand-set choices were tried on sessions 600,000 to 600,099)
 VALIDATION_SESSIONS = 1_600_000
+#: and for tables whose camels are painted unlike the game's own (`board_session(unlike=True)`)
+UNLIKE_VALIDATION_SESSIONS = 1_650_000
 #: focal length in pixels for a 1280-pixel-wide image: the Pi Camera Module 3's 66 degrees
 _FOCAL = 985.0
 
@@ -310,11 +313,13 @@ class BoardSession:
     table: Table
     setup: BoardFrame
     rng: np.random.Generator
+    #: the camels as this table's are made (the game's own, or `other_camels`)
+    camels: CamelSet
 
     def set_up_again(self) -> BoardFrame:
         """A new set-up frame, each camel alone on another space, as a person lays them out
         again when the set-up is refused."""
-        camels = setup_camels(self.rng, self.table.track, camel_set(self.game))
+        camels = setup_camels(self.rng, self.table.track, self.camels)
         self.setup = board_frame(self.table, camels, self.light, self.rng, hand=False,
                                  tiles=False)
         return self.setup
@@ -323,21 +328,31 @@ class BoardSession:
               stacks: Mapping[int, Sequence[str]] | None = None) -> BoardFrame:
         """The next frame: the camels somewhere else on the track, or where `stacks` (space:
         camels bottom to top) puts them."""
-        camels = (race_camels(self.rng, self.table.track, camel_set(self.game))
+        camels = (race_camels(self.rng, self.table.track, self.camels)
                   if stacks is None else placed_camels(self.rng, self.table.track,
-                                                       camel_set(self.game), stacks))
+                                                       self.camels, stacks))
         return board_frame(self.table, camels, self.light, self.rng, hand=hand)
 
 
-def board_session(seed: int, game: str | None = None, light: str | None = None) -> BoardSession:
+def other_camels(rng: np.random.Generator, game: str) -> CamelSet:
+    """The camels of `game` as another maker paints them, at random (`other_shades`)."""
+    camels = camel_set(game)
+    return replace(camels, camels=other_shades(rng, camels.camels))
+
+
+def board_session(seed: int, game: str | None = None, light: str | None = None, *,
+                  unlike: bool = False) -> BoardSession:
     """Board table `seed`: unless given, the editions take turns table by table and the six
-    lights come round two tables each, so any run of tables covers them all alike."""
+    lights come round two tables each, so any run of tables covers them all alike. With
+    `unlike`, its camels are painted unlike the game's own (`other_camels`)."""
     rng = np.random.default_rng(seed)
     game = game or ("camelup-2014", "camelup-2018")[seed % 2]
+    camels = other_camels(np.random.default_rng(30_000 + seed), game) if unlike \
+        else camel_set(game)
     table = board_table(int(rng.integers(1 << 30)), game)
     chosen = random_light(rng, light or LIGHTS[(seed // 2) % len(LIGHTS)])
-    setup = board_frame(table, setup_camels(rng, table.track, camel_set(game)), chosen, rng,
+    setup = board_frame(table, setup_camels(rng, table.track, camels), chosen, rng,
                         hand=False, tiles=False)
-    return BoardSession(game, chosen, table, setup, rng)
+    return BoardSession(game, chosen, table, setup, rng, camels)
 
 

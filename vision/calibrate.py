@@ -26,6 +26,7 @@ from vision.colours import (
     as_bgr,
     colour_distance,
     colour_feature,
+    colour_parts,
 )
 from vision.dice import DiceReader
 from vision.dicenet import die_near
@@ -36,10 +37,18 @@ from vision.table import TableLayout
 #: the corners of three markers seen must fit the table's layout to within this many pixels
 #: for the fourth to be placed from them
 _CORNER_FIT = 4.0
-#: how far (colour_distance) a die's colour may lie from where the light's shift of every
-#: die's colour puts it: on rendered tuning tables (500,000-500,399) every die lies within
-#: about 2, and a shadow, the mat or another die's side taken for a die left out 4.8 or more
-_OFF_SHIFT = 3.0
+#: how far (colour_distance units) a die's colour may lie from where the light's shift of
+#: every die's colour puts it, in chromaticity and in brightness (`colour_parts`), and how
+#: much nearer another die's colour it may lie than its own. On rendered tuning tables the
+#: game's own dice lie within 1.5 and 0.3 for 99 in 100 (500,000-500,399), dice painted in
+#: other shades (`vision.synth.other_dice`; 520,000-520,399) within 5.4 and 0.8, a maker's
+#: deep red 6.8 off in chromaticity but far nearer red than any other die; the stand-ins
+#: taken for a die left out (a shadow, the mat, another die's side) lie further off in
+#: brightness, or nearer another die's colour by more than 1.5, but for 3 of 800 (the green
+#: mat in dim light for the green die); a thing 10 off in chromaticity is no shade of it
+_OFF_SHADE = 10.0
+_OFF_LIGHT = 1.5
+_NEARER = 1.5
 
 
 class MarkersNotSeen(CalibrationError):
@@ -415,7 +424,7 @@ def _assigned(seen: list, nominal: np.ndarray) -> tuple[list[int] | None, np.nda
                                        np.float64))
     cost = colour_distance(nominal[:, None], measured[None])
     assignment = cheapest_assignment(cost)
-    return assignment, _far(measured[assignment], nominal)
+    return assignment, _far(measured[assignment], np.arange(len(nominal)), nominal)
 
 
 def _matched(seen: list, nominal: np.ndarray) -> tuple[list[int], np.ndarray]:
@@ -424,14 +433,23 @@ def _matched(seen: list, nominal: np.ndarray) -> tuple[list[int], np.ndarray]:
     measured = colour_feature(np.array([bgr for _, bgr in seen], np.float64))
     cost = colour_distance(measured[:, None], nominal[None])
     dice = cheapest_assignment(cost)
-    return dice, _far(measured, nominal[dice])
+    return dice, _far(measured, np.asarray(dice), nominal)
 
 
-def _far(measured: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """Which of the dice matched (their colours' features `measured`, their nominal ones
-    `expected`) lie far off the shift the light gives every die: the median of their own."""
+def _far(measured: np.ndarray, dice: np.ndarray, nominal: np.ndarray) -> np.ndarray:
+    """Which of the places matched (their colours' features `measured`) to the set's `dice`
+    (indices into `nominal`, the set's colours' features) lie far off the shift the light
+    gives every die (the median of their own): in chromaticity further than another
+    maker's shade of the colour, in brightness further than a die of that colour under this
+    light (a shadow), or nearer another die's colour than their own (that die's side)."""
+    expected = nominal[dice]
     shift = np.median(measured - expected, axis=0)
-    return colour_distance(measured, expected + shift) > _OFF_SHIFT
+    chroma, brightness = colour_parts(measured, expected + shift)
+    every = colour_distance(measured[:, None], (nominal + shift)[None])
+    own = every[np.arange(len(dice)), dice]
+    every[np.arange(len(dice)), dice] = np.inf
+    return ((chroma > _OFF_SHADE) | (brightness > _OFF_LIGHT)
+            | (own > every.min(axis=1) + _NEARER))
 
 
 def _not_found(seen: list, assignment: list[int] | None, odd: np.ndarray, nominal: np.ndarray,

@@ -61,6 +61,14 @@ def as_bgr(values: Iterable[float]) -> tuple[float, float, float]:
     return b, g, r
 
 
+def colour_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far colour features lie apart in chromaticity and in brightness, each in
+    `colour_distance`'s units (which is the two taken together): a die painted in another
+    shade moves the first, a shadow mostly the second."""
+    d = np.asarray(a) - np.asarray(b)
+    return np.hypot(d[..., 0], d[..., 1]) / _CHROMA_SCALE, np.abs(d[..., 2]) / _BRIGHTNESS_SCALE
+
+
 def colour_distance(a: np.ndarray, b: np.ndarray, *, shading: float = 1.0,
                     noise: float = 0.0) -> np.ndarray:
     """Distance between colour features, in units of ordinary variation under one light;

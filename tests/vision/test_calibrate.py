@@ -21,6 +21,7 @@ from vision.dicesets import dice_set
 from vision.synth import (
     LIGHTS,
     calibration_frame,
+    other_dice,
     random_light,
     random_table,
     render,
@@ -128,17 +129,28 @@ def test_calibration_round_trips_through_the_toml_it_writes(tmp_path):
 FIRST_SEED = drawn_seed(3_000_000, 4_000_000)
 
 
+def table_of(seed: int, game: str, maker: str):
+    """Table `seed` of `game`, its dice the game's own or painted by another maker."""
+    table = random_table(seed, game)
+    if maker == "another maker's":
+        table.dice_look = other_dice(np.random.default_rng(seed), game)
+    return table
+
+
+@pytest.mark.parametrize("maker", ["the game's", "another maker's"])
 @pytest.mark.parametrize("game", ["camelup-2014", "camelup-2018"])
-def test_calibration_is_not_refused_while_every_die_is_in_view(game):
+def test_calibration_is_not_refused_while_every_die_is_in_view(game, maker):
     """A refusal asks the person to lay the dice out again; a table refused twice running,
-    every die in view both times, could never be calibrated."""
+    every die in view both times, could never be calibrated. Dice of other shades than the
+    game's (another maker's) are refused more often: not three times running."""
     refused = []
+    shots = 2 if maker == "the game's" else 3
     for k, light in enumerate(LIGHTS):
         seed = FIRST_SEED + 10 * k
-        table = random_table(seed, game)
+        table = table_of(seed, game, maker)
         lit = random_light(np.random.default_rng(seed), light)
         refusals = []
-        for shot_seed in (seed, seed + 1):
+        for shot_seed in range(seed, seed + shots):
             shot = calibration_frame(table, lit, shot_seed)
             try:
                 learn_colours(shot.image, dice_set(game),
@@ -199,16 +211,19 @@ def test_a_die_not_in_view_is_named_when_calibration_is_refused():
     assert "green" not in [p.colour for p in refusal.value.places]
 
 
-def test_a_die_left_out_is_never_learned_from_something_else():
+@pytest.mark.parametrize("maker", ["the game's", "another maker's"])
+def test_a_die_left_out_is_never_learned_from_something_else(maker):
     """A person who forgot a die is told so, whatever the light: before, one such frame in
     five was taken, the die's colour learned from the mat's corner, a shadow or another die's
-    side, and that die misnamed all game. Now about one in 600 (tuning tables; none of 300
-    validation tables): of these 24 one may be taken, which the old rule passed once in 50."""
-    accepted = []
+    side, and that die misnamed all game. Now about one in 200 (tuning tables; none of 300
+    validation tables): of these 24 one may be taken, which the old rule passed once in 50.
+    The refusal names the die left out; of another maker's dice, about one refusal in 60
+    names another (its shade nearer the missing die's than its own), so two here may."""
+    accepted, misnamed = [], []
     for k, (light, shot_seed) in enumerate(itertools.product(LIGHTS, (7, 8))):
         seed = FIRST_SEED + 20 * k + shot_seed
         for game in ("camelup-2014", "camelup-2018"):
-            table = random_table(seed, game)
+            table = table_of(seed, game, maker)
             lit = random_light(np.random.default_rng(seed), light)
             colours = dice_set(game).colours
             gone = colours[seed % len(colours)]
@@ -218,8 +233,10 @@ def test_a_die_left_out_is_never_learned_from_something_else():
                               table=calibrate_table(shot.image, table.layout))
                 accepted.append((seed, game, light, gone))
             except DiceNotFound as refusal:
-                assert gone in refusal.missing
+                if gone not in refusal.missing:
+                    misnamed.append((seed, game, light, gone, refusal.missing))
     assert len(accepted) <= 1, accepted
+    assert len(misnamed) <= (0 if maker == "the game's" else 2), misnamed
 
 
 @pytest.mark.parametrize(("seed", "leaving_out"), [(3_500_013, ["white"]),

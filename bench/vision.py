@@ -6,9 +6,10 @@ Run: .venv/bin/python bench/vision.py [--dice N] [--quick] [--dice-only] [--card
 Rendered frames: at least N dice (default 2,000) over every light, both editions, each table
 calibrated as at set-up (markers, then one shot of all the dice), on tables from
 VALIDATION_SESSIONS on, which nothing was tuned on; and set-up frames of those tables with one
-die left out, which calibration should refuse; `--unlike-only` the same on tables whose dice
-are painted and pipped unlike the game's own (vision.synth.other_dice), as another maker's or
-another renderer's, from UNLIKE_VALIDATION_SESSIONS on. Real photos: the labelled sets in
+die left out, which calibration should refuse; then the same on tables whose dice are
+painted and pipped unlike the game's own (vision.synth.other_dice), as another maker's or
+another renderer's, from UNLIKE_VALIDATION_SESSIONS on (`--unlike-only`: those alone). Real
+photos: the labelled sets in
 ../shared/data/dice-photos, read with no calibration (`--dice any`): each set's validation
 photos (never trained or tuned on), then its training photos (a training figure, printed as
 such), then the validation photos resized or turned as another camera would take them.
@@ -75,6 +76,13 @@ from vision.synth_colour_dice import colour_dice_table  # noqa: E402
 from vision.synth_colour_dice import roll_frame as colour_roll_frame  # noqa: E402
 
 
+def _tables(unlike: bool) -> tuple[int, str]:
+    """Where a rendered set's tables begin, and the words that name the set in a figure."""
+    if unlike:
+        return UNLIKE_VALIDATION_SESSIONS, ", dice unlike the game's own"
+    return VALIDATION_SESSIONS, ""
+
+
 def rendered(target: int, frames_per_table: int = 6, *, unlike: bool = False) -> None:
     """At least `target` dice on rendered tables, calibrated; with `unlike`, tables whose dice
     are made unlike the game's own (other shades, pips spaced, sized and coloured otherwise)."""
@@ -82,7 +90,8 @@ def rendered(target: int, frames_per_table: int = 6, *, unlike: bool = False) ->
     by_game: dict[str, Score] = defaultdict(Score)
     failed_calibrations = retries = 0
     sure = Score()   # each reading the table applies without a press, scored alone
-    session = first = UNLIKE_VALIDATION_SESSIONS if unlike else VALIDATION_SESSIONS
+    first, label = _tables(unlike)
+    session = first
     while sum(s.dice for s in by_game.values()) < target:
         table = rendered_table(session, unlike=unlike)
         session += 1
@@ -105,8 +114,7 @@ def rendered(target: int, frames_per_table: int = 6, *, unlike: bool = False) ->
     total = Score()
     for result in by_game.values():
         total.add(result)
-    dice = ", dice unlike the game's own" if unlike else ""
-    print(f"rendered frames{dice}, calibrated (tables {first} to {session - 1}, never tuned on; "
+    print(f"rendered frames{label}, calibrated (tables {first} to {session - 1}, never tuned on; "
           f"colour calibration asked for "
           f"another shot {retries} times, and failed three times on {failed_calibrations} "
           f"tables, left out):")
@@ -129,7 +137,7 @@ def left_out(tables: int, *, unlike: bool = False) -> None:
     it lays them: each should be refused, naming that die; one taken would misname the die
     all game. With `unlike`, on tables whose dice are unlike the game's own."""
     accepted = []
-    first = UNLIKE_VALIDATION_SESSIONS if unlike else VALIDATION_SESSIONS
+    first, label = _tables(unlike)
     for session in range(first, first + tables):
         table = rendered_table(session, unlike=unlike)
         dice = dice_set(table.game)
@@ -140,8 +148,7 @@ def left_out(tables: int, *, unlike: bool = False) -> None:
             accepted.append(f"{session} ({table.game}, {table.light_name}, {gone})")
         except CalibrationError:
             continue
-    dice = ", dice unlike the game's own" if unlike else ""
-    print(f"set-up frames with one die left out{dice} (tables {first} to "
+    print(f"set-up frames with one die left out{label} (tables {first} to "
           f"{first + tables - 1}, never tuned on): {len(accepted)} of {tables} "
           f"taken, which should all be refused{': ' if accepted else ''}{', '.join(accepted)}")
 
@@ -370,8 +377,9 @@ def main() -> None:
     reader_memory()
     if not args.quick:
         real_photos()
-    rendered(200 if args.quick else args.dice)
-    left_out(12 if args.quick else 300)
+    for unlike in (False, True):
+        rendered(200 if args.quick else args.dice, unlike=unlike)
+        left_out(12 if args.quick else 300, unlike=unlike)
     if args.dice_only:
         return
     cards(6 if args.quick else 100)

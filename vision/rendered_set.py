@@ -15,6 +15,7 @@ from vision.calibrate import CalibrationError, calibrate_table, learn_colours
 from vision.dice import DiceReader
 from vision.dicesets import dice_set
 from vision.synth import (
+    GAME_DICE,
     LIGHTS,
     Light,
     RenderedFrame,
@@ -68,9 +69,8 @@ def rendered_table(session: int, *, unlike: bool = False) -> RenderedTable:
     game = EDITIONS[session % len(EDITIONS)]
     light_name = LIGHTS[(session // 2) % len(LIGHTS)]
     rng = np.random.default_rng(10_000 + session)
-    table = random_table(int(rng.integers(1 << 30)), game)
-    if unlike:
-        table.dice_look = other_dice(np.random.default_rng(20_000 + session), game)
+    look = other_dice(np.random.default_rng(20_000 + session), game) if unlike else GAME_DICE
+    table = random_table(int(rng.integers(1 << 30)), game, dice_look=look)
     light = random_light(rng, light_name)
     reader, retries = None, 0
     for _ in range(SHOTS):   # a person lays the dice out again when calibration asks

@@ -285,9 +285,11 @@ class Table:
 
 def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int] = (640, 480),
                  layout: TableLayout | None = None, jitter: bool = True,
-                 camels: Sequence[DieSpec] | None = None) -> Table:
+                 camels: Sequence[DieSpec] | None = None,
+                 dice_look: DiceLook = GAME_DICE) -> Table:
     """A table for `game` seen by a camera placed with some randomness (`jitter`), with
-    `camels` on the board (default: one of each die's colour)."""
+    `camels` on the board (default: one of each die's colour) and its dice made as
+    `dice_look` says."""
     rng = np.random.default_rng(seed)
     layout = layout or TableLayout()
     base = Camera()
@@ -301,7 +303,7 @@ def random_table(seed: int, game: str = "camelup-2014", *, size: tuple[int, int]
                         focal=base.focal * scale * rng.uniform(0.96, 1.06), size=size)
     else:
         camera = replace(base, focal=base.focal * scale, size=size)
-    table = Table(game, layout, camera, seed)
+    table = Table(game, layout, camera, seed, dice_look=dice_look)
     specs = dice_set(game).dice if camels is None else camels
     spaces = [int(rng.integers(8, 14)) for _ in specs]
     if game == "camelup-2018":

@@ -131,10 +131,9 @@ FIRST_SEED = drawn_seed(3_000_000, 4_000_000)
 
 def table_of(seed: int, game: str, maker: str):
     """Table `seed` of `game`, its dice the game's own or painted by another maker."""
-    table = random_table(seed, game)
     if maker == "another maker's":
-        table.dice_look = other_dice(np.random.default_rng(seed), game)
-    return table
+        return random_table(seed, game, dice_look=other_dice(np.random.default_rng(seed), game))
+    return random_table(seed, game)
 
 
 @pytest.mark.parametrize("maker", ["the game's", "another maker's"])

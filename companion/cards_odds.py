@@ -78,12 +78,14 @@ FINAL_PAY = {"winner": (7, 3, -1, -1, -1), "loser": (-1, -1, -1, 3, 7)}
 
 @dataclass(frozen=True)
 class Rows:
-    """Many tracks at once, a row per track, a column per camel (in `CAMELS` order).
+    """Many tracks at once, a column per track, a row per camel (in `CAMELS` order).
 
     `pos` is the space (0 the Start card), `height` the level in its stack (0 at the bottom, and
     on the Start card), `figures` the fennec's and the palm's space (0 beside the track),
     `length` the spaces before the Finish card, `cards` the Race Track cards' sizes (2, 1 for a
-    sandstorm, 0 past the last).
+    sandstorm, 0 past the last). A track is a column, not a row: what is worked out across a
+    track's five camels (is one past the finish, which is first) is then one step over five
+    rows of tracks, where across a row's five columns NumPy took 10 to 30 times as long.
     """
 
     pos: np.ndarray
@@ -94,112 +96,138 @@ class Rows:
 
     @classmethod
     def of(cls, state: State) -> Rows:
-        pos = np.zeros((1, len(CAMELS)), dtype=np.int16)
-        height = np.zeros((1, len(CAMELS)), dtype=np.int16)
+        pos = np.zeros((len(CAMELS), 1), dtype=np.int16)
+        height = np.zeros((len(CAMELS), 1), dtype=np.int16)
         for space, stack in state.track.stacks:
             for level, camel in enumerate(stack):
-                pos[0, CAMELS.index(camel)] = space
-                height[0, CAMELS.index(camel)] = level
-        figures = np.array([[state.figure_space(f) or 0 for f in FIGURES]], dtype=np.int16)
+                pos[CAMELS.index(camel), 0] = space
+                height[CAMELS.index(camel), 0] = level
+        figures = np.array([[state.figure_space(f) or 0] for f in FIGURES], dtype=np.int16)
         return cls(pos, height, figures, np.array([state.length], dtype=np.int16),
-                   np.array([state.cards], dtype=np.int16))
+                   np.array(state.cards, dtype=np.int16)[:, None])
 
     def __len__(self) -> int:
-        return len(self.pos)
+        return len(self.length)
 
     def take(self, index: np.ndarray) -> Rows:
-        return Rows(self.pos[index], self.height[index], self.figures[index],
-                    self.length[index], self.cards[index])
+        return Rows(*(_columns(part, index) for part in
+                      (self.pos, self.height, self.figures, self.length, self.cards)))
 
     @classmethod
     def join(cls, parts: Sequence[Rows]) -> Rows:
-        width = max(p.cards.shape[1] for p in parts)
-        cards = [np.pad(p.cards, ((0, 0), (0, width - p.cards.shape[1]))) for p in parts]
-        pos, height, figures, length = (np.concatenate([getattr(p, name) for p in parts])
-                                        for name in ("pos", "height", "figures", "length"))
-        return cls(pos, height, figures, length, np.concatenate(cards))
+        width = max(len(p.cards) for p in parts)
+        cards = [np.pad(p.cards, ((0, width - len(p.cards)), (0, 0))) for p in parts]
+        pos, height, figures = (np.concatenate([getattr(p, name) for p in parts], axis=1)
+                                for name in ("pos", "height", "figures"))
+        return cls(pos, height, figures, np.concatenate([p.length for p in parts]),
+                   np.concatenate(cards, axis=1))
 
     def crossed(self) -> np.ndarray:
-        """Rows where a camel has reached or passed the Finish card: the race is over."""
-        return np.any(self.pos > self.length[:, None], axis=1)
+        """Tracks where a camel has reached or passed the Finish card: the race is over."""
+        return self.pos.max(axis=0) > self.length
 
     def places(self) -> np.ndarray:
         """Each camel's place (0: first), higher in a stack ahead; the Start card shares 4."""
-        key = np.where(self.pos == 0, -1, self.pos.astype(np.int32) * 8 + self.height)
-        order = np.argsort(-key, axis=1, kind="stable")
-        rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(len(CAMELS))[None, :], axis=1)
-        return np.where(self.pos == 0, len(CAMELS) - 1, rank)
+        start = self.pos == 0
+        key = (self.pos.astype(np.int32) * 8 + self.height) * ~start - start
+        ahead = np.zeros(key.shape, dtype=np.int64)
+        for other in key:
+            ahead += other > key
+        ahead[start] = len(CAMELS) - 1
+        return ahead
 
     def key(self) -> np.ndarray:
-        """One number per row for where the camels and figures stand (not the track's size)."""
+        """One number per track for where the camels and figures stand (not the track's size)."""
         cells = (self.pos.astype(np.int64) | self.height.astype(np.int64) << 6)
-        key = self.figures[:, 0].astype(np.int64) | self.figures[:, 1].astype(np.int64) << 6
-        for column in range(len(CAMELS)):
-            key |= cells[:, column] << (12 + 9 * column)
+        key = self.figures[0].astype(np.int64) | self.figures[1].astype(np.int64) << 6
+        for camel, cell in enumerate(cells):
+            key |= cell << (12 + 9 * camel)
         return key
 
 
+def _running_totals(array: np.ndarray) -> np.ndarray:
+    """np.cumsum(array, axis=0), summed one row after another: NumPy's own took 20 to 100
+    times as long down the rows of these arrays."""
+    totals = np.empty_like(array)
+    totals[0] = array[0]
+    for row in range(1, len(array)):
+        np.add(totals[row - 1], array[row], out=totals[row])
+    return totals
+
+
+def _at_most(totals: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """In each column, how many of the whole numbers `totals` are at most `bound`."""
+    whole = np.floor(bound).astype(totals.dtype)
+    return (totals <= whole).sum(axis=0, dtype=totals.dtype)
+
+
+def _columns(array: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """The columns `index` (indices, or a mask) of `array`, laid out row by row: NumPy's
+    `array[:, index]` lays them out column by column, and every step across a track's camels
+    was then as slow as it is across a row's five columns."""
+    if index.dtype == bool:
+        return array.compress(index, axis=-1)
+    return array.take(index, axis=-1)
+
+
 def move(rows: Rows, camel: np.ndarray, steps: np.ndarray) -> Rows:
-    """Move `camel[i]` forward `steps[i]` on row i as a racing card or a hand card does.
+    """Move `camel[i]` forward `steps[i]` on track i as a racing card or a hand card does.
 
     The camel carries those above it (alone off the Start card); a figure landed on moves the
     unit once more (the palm 1 on, on top; the fennec 1 back, underneath) and goes back beside
     the track, and figures chain; back past space 1 the camel rejoins the Start card. Then a
     figure every camel has passed goes back too.
     """
-    n = np.arange(len(camel))
+    n = len(camel)
     pos, height = rows.pos, rows.height
-    start, level = pos[n, camel], height[n, camel]
-    alone = np.zeros_like(pos, dtype=bool)
-    alone[n, camel] = True
-    movers = np.where((start > 0)[:, None], (pos == start[:, None]) & (height >= level[:, None]),
-                      alone)
+    at = camel.astype(np.intp) * n + np.arange(n)
+    start, level = pos.ravel().take(at), height.ravel().take(at)
+    alone = np.arange(len(CAMELS))[:, None] == camel
+    movers = (pos == start) & (height >= level) & (start > 0) | alone
     target = start + steps
     figures = rows.figures.copy()
-    under = np.zeros(len(camel), dtype=bool)
+    under = np.zeros(n, dtype=bool)
     for _ in FIGURES:
-        fennec = (figures[:, 0] == target) & (target > 0)
-        palm = (figures[:, 1] == target) & (target > 0)
-        figures[fennec, 0] = 0
-        figures[palm, 1] = 0
+        fennec = (figures[0] == target) & (target > 0)
+        palm = (figures[1] == target) & (target > 0)
+        figures[0, fennec] = 0
+        figures[1, palm] = 0
         target = target + palm - fennec
         under = (under | fennec) & ~palm
-    there = (pos == target[:, None]) & ~movers & (target > 0)[:, None]
-    count = movers.sum(axis=1, dtype=np.int16)
-    below = np.where(under, 0, there.sum(axis=1, dtype=np.int16))
-    new_height = np.where(movers, np.where((target > 0)[:, None], height - level[:, None]
-                                           + below[:, None], 0), height)
-    new_height = np.where(there & under[:, None], height + count[:, None], new_height)
-    new_pos = np.where(movers, np.maximum(target, 0)[:, None], pos).astype(np.int16)
-    last = new_pos.min(axis=1)
-    figures = np.where(figures < last[:, None], 0, figures).astype(np.int16)
-    return replace(rows, pos=new_pos, height=new_height.astype(np.int16), figures=figures)
+    on_track = target > 0
+    there = (pos == target) & ~movers & on_track
+    # masks times numbers rather than np.where, which took ten times as long on these arrays
+    below = there.sum(axis=0, dtype=np.int16) * ~under
+    new_height = height + movers * (below - level)
+    new_height += (there & under) * movers.sum(axis=0, dtype=np.int16)
+    new_height *= ~(movers & ~on_track)
+    new_pos = pos + movers * (np.maximum(target, 0) - start)
+    figures *= figures >= new_pos.min(axis=0)
+    return Rows(new_pos, new_height, figures, rows.length, rows.cards)
 
 
 def set_up_leg(rows: Rows) -> Rows:
-    """The table's setup before a leg on every row: figures back beside the track, empty
+    """The table's setup before a leg on every track: figures back beside the track, empty
     two-space cards between the last camel and the leader turned to sandstorm, then the track
     extended to 3 spaces past the leader."""
     cards, pos = rows.cards, rows.pos
-    starts = np.cumsum(cards, axis=1) - cards + 1
-    last, leader = pos.min(axis=1), pos.max(axis=1)
-    at = pos[:, None, :]
-    occupied = ((at == starts[:, :, None]) | (at == starts[:, :, None] + 1)).any(axis=2)
-    flip = ((cards == 2) & (last[:, None] < starts) & (starts + 1 < leader[:, None])
-            & ~occupied)
-    shift = (flip[:, None, :] & (starts[:, None, :] < pos[:, :, None])).sum(axis=2)
+    starts = _running_totals(cards) - cards + 1
+    last, leader = pos.min(axis=0), pos.max(axis=0)
+    at = pos[None, :, :]
+    occupied = ((at == starts[:, None, :]) | (at == starts[:, None, :] + 1)).any(axis=1)
+    flip = (cards == 2) & (last < starts) & (starts + 1 < leader) & ~occupied
+    shift = (flip[:, None, :] & (starts[:, None, :] < pos[None, :, :])).sum(axis=0)
     pos = np.where(pos > 0, pos - shift, 0).astype(np.int16)
     cards = np.where(flip, 1, cards)
-    length = rows.length - flip.sum(axis=1)
-    length = np.maximum(length, pos.max(axis=1) + 3).astype(np.int16)
-    short = np.maximum(length - cards.sum(axis=1), 0)
+    length = rows.length - flip.sum(axis=0)
+    length = np.maximum(length, pos.max(axis=0) + 3).astype(np.int16)
+    short = np.maximum(length - cards.sum(axis=0), 0)
     added = (short + 1) // 2
-    used = (cards > 0).sum(axis=1)
-    width = max(cards.shape[1], int((used + added).max(initial=0)))
-    cards = np.pad(cards, ((0, 0), (0, width - cards.shape[1])))
-    column = np.arange(width)[None, :]
-    cards = np.where((column >= used[:, None]) & (column < (used + added)[:, None]), 2, cards)
+    used = (cards > 0).sum(axis=0)
+    width = max(len(cards), int((used + added).max(initial=0)))
+    cards = np.pad(cards, ((0, width - len(cards)), (0, 0)))
+    card = np.arange(width)[:, None]
+    cards = np.where((card >= used) & (card < used + added), 2, cards)
     return Rows(pos, rows.height, np.zeros_like(rows.figures), length, cards.astype(np.int16))
 
 
@@ -208,7 +236,8 @@ def set_up_leg(rows: Rows) -> Rows:
 
 @dataclass(frozen=True)
 class Deck:
-    """What may still come out of the racing deck, a row per story of what is in it.
+    """What may still come out of the racing deck, a column per story of what is in it (a
+    row per card kind, as `Rows` has a column per track).
 
     `intel` counts the intel cards not yet revealed by kind, `pool` the cards the secret ones
     are drawn from, less those revealed; `left` is the cards left in the deck.
@@ -219,32 +248,48 @@ class Deck:
     left: int
 
     def __len__(self) -> int:
-        return len(self.pool)
+        return self.pool.shape[1]
 
     def chances(self) -> np.ndarray:
-        """chances[i, o]: the chance the next card is option o (see `CARD_TYPES`) on row i."""
-        secret = (self.left - self.intel.sum(axis=1)) / self.left
-        total = self.pool.sum(axis=1)
+        """chances[o, i]: the chance the next card is option o (see `CARD_TYPES`) in story i."""
+        secret = (self.left - self.intel.sum(axis=0)) / self.left
+        total = self.pool.sum(axis=0)
         each = np.divide(secret, total, out=np.zeros(len(self)), where=total > 0)
-        return np.concatenate([self.intel / self.left, self.pool * each[:, None]], axis=1)
+        return np.concatenate([self.intel / self.left, self.pool * each])
+
+    def next_card(self, chance: np.ndarray) -> np.ndarray:
+        """The option (see `CARD_TYPES`) each story's next card is, for one draw chance[i]
+        from [0, 1) a story: where the draw falls among the options' chances laid end to end,
+        intel cards first. Counted in cards, not in chances: no 40 chances a story made
+        and summed (the most of a simulated leg's time)."""
+        intel, pool = _running_totals(self.intel), _running_totals(self.pool)
+        shown, secret = intel[-1], self.left - intel[-1]
+        # in cards: the intel cards, then as many more as the secret ones (if any can be)
+        cards = chance * (shown + secret * (pool[-1] > 0))
+        from_intel = cards < shown
+        # past the intel cards, the same share of the way through the pool's cards
+        among = (cards - shown) * pool[-1] / np.maximum(secret, 1)
+        option = np.where(from_intel, _at_most(intel, cards),
+                          len(CARD_TYPES) + _at_most(pool, among))
+        return option.clip(0, 2 * len(CARD_TYPES) - 1)
 
     def drawn(self, option: np.ndarray) -> Deck:
-        """The deck after option[i] came out on row i."""
-        kinds = np.eye(len(CARD_TYPES), dtype=np.int64)[option % len(CARD_TYPES)]
-        from_intel = (option < len(CARD_TYPES))[:, None]
-        return Deck(self.intel - kinds * from_intel, self.pool - kinds * ~from_intel,
+        """The deck after option[i] came out in story i."""
+        kind = np.arange(len(CARD_TYPES))[:, None]
+        return Deck(self.intel - (kind == option), self.pool - (kind + len(CARD_TYPES) == option),
                     self.left - 1)
 
     def take(self, index: np.ndarray) -> Deck:
-        return Deck(self.intel[index], self.pool[index], self.left)
+        return Deck(_columns(self.intel, index), _columns(self.pool, index), self.left)
 
     def key(self) -> np.ndarray:
-        return (self.intel @ RADIX) * int(RADIX[-1] * (ALL_CARDS[-1] + 1)) + self.pool @ RADIX
+        return (RADIX @ self.intel) * int(RADIX[-1] * (ALL_CARDS[-1] + 1)) + RADIX @ self.pool
 
 
 def _counts(cards: Iterable[tuple[str, int]]) -> np.ndarray:
+    """How many of each card kind `cards` hold, as a column."""
     seen = Counter(cards)
-    return np.array([seen[kind] for kind in CARD_TYPES], dtype=np.int64)
+    return np.array([[seen[kind]] for kind in CARD_TYPES], dtype=np.int16)
 
 
 def deck_posterior(state: State, hands: Sequence[str] = ()) -> tuple[Deck, np.ndarray]:
@@ -254,35 +299,38 @@ def deck_posterior(state: State, hands: Sequence[str] = ()) -> tuple[Deck, np.nd
     each is a +2 as often as the pool's +2 of its colour says. Between legs, the next deck is
     any cards of the 30.
     """
+    every = ALL_CARDS[:, None].astype(np.int16)
     if state.due:
-        return Deck(np.zeros((1, len(CARD_TYPES)), dtype=np.int64), ALL_CARDS[None, :],
-                    state.deck_size), np.ones(1)
+        return Deck(np.zeros_like(every), every, state.deck_size), np.ones(1)
     intel = _counts((camel, value) for _, camel, value in state.intel)
-    deck = Deck(intel[None, :], (ALL_CARDS - intel)[None, :], state.deck_size)
+    deck = Deck(intel, every - intel, state.deck_size)
     weight = np.ones(1)
     played = [p.hand_played for p in state.players if p.hand_played]
     for camel in (*played, *hands):
         one, two = (CARD_TYPES.index((camel, v)) for v in (1, 2))
-        share = deck.pool[:, [one, two]] / deck.pool[:, [one, two]].sum(axis=1, keepdims=True)
-        stories = [replace(deck, pool=deck.pool - np.eye(len(CARD_TYPES), dtype=np.int64)[kind])
-                   for kind in (one, two)]
-        deck, weight = _merged_stories(stories, [weight * share[:, 0], weight * share[:, 1]])
+        share = deck.pool[[one, two]] / deck.pool[[one, two]].sum(axis=0)
+        stories = []
+        for kind in (one, two):
+            pool = deck.pool.copy()
+            pool[kind] -= 1
+            stories.append(replace(deck, pool=pool))
+        deck, weight = _merged_stories(stories, [weight * share[0], weight * share[1]])
     for card in state.revealed:
         kind = CARD_TYPES.index(card)
         chances = deck.chances()
         options = [np.full(len(deck), kind), np.full(len(deck), kind + len(CARD_TYPES))]
         deck, weight = _merged_stories([deck.drawn(o) for o in options],
-                                       [weight * chances[:, o[0]] for o in options])
+                                       [weight * chances[o[0]] for o in options])
     return deck, weight / weight.sum()
 
 
 def _merged_stories(decks: Sequence[Deck], weights: Sequence[np.ndarray]
                     ) -> tuple[Deck, np.ndarray]:
     """The stories side by side, those that cannot be dropped and equal ones made one."""
-    deck = Deck(np.concatenate([d.intel for d in decks]), np.concatenate([d.pool for d in decks]),
-                decks[0].left)
+    deck = Deck(np.concatenate([d.intel for d in decks], axis=1),
+                np.concatenate([d.pool for d in decks], axis=1), decks[0].left)
     weight = np.concatenate(weights)
-    keep = (weight > 0) & (deck.pool >= 0).all(axis=1) & (deck.intel >= 0).all(axis=1)
+    keep = (weight > 0) & (deck.pool >= 0).all(axis=0) & (deck.intel >= 0).all(axis=0)
     deck, weight = deck.take(keep), weight[keep]
     unique, first, inverse = np.unique(deck.key(), return_index=True, return_inverse=True)
     return deck.take(first), np.bincount(inverse, weight, len(unique))
@@ -339,16 +387,15 @@ class _Tally:
 
     def add(self, rows: Rows, prob: np.ndarray, group: np.ndarray, *, race_over: bool) -> None:
         size = self.places.size
-        slots = (group[:, None] * len(CAMELS) + np.arange(len(CAMELS))) * len(CAMELS)
+        slots = (group * len(CAMELS) + np.arange(len(CAMELS))[:, None]) * len(CAMELS)
         slots = (slots + rows.places()).ravel()
-        chances = np.bincount(slots, np.repeat(prob, len(CAMELS)), size).reshape(
+        chances = np.bincount(slots, np.tile(prob, len(CAMELS)), size).reshape(
             self.places.shape)
         self.places += chances
         if race_over:
             self.race += chances
-        on = (rows.figures > 0) * prob[:, None]
-        for f in range(len(FIGURES)):
-            self.figures[:, f] += np.bincount(group, on[:, f], len(self.figures))
+        for f, on in enumerate(rows.figures > 0):
+            self.figures[:, f] += np.bincount(group[on], prob[on], len(self.figures))
 
     def odds(self, samples: int) -> list[LegOdds]:
         if samples:
@@ -382,8 +429,8 @@ def _exact_legs(starts: Sequence[Start]) -> list[LegOdds] | None:
     """Every way the rest of each deck can come out, merged; None once the rows pass the cap."""
     group = np.concatenate([np.full(len(s.deck), g) for g, s in enumerate(starts)])
     rows = Rows.join([s.rows.take(np.zeros(len(s.deck), dtype=np.int64)) for s in starts])
-    deck = Deck(np.concatenate([s.deck.intel for s in starts]),
-                np.concatenate([s.deck.pool for s in starts]), starts[0].deck.left)
+    deck = Deck(np.concatenate([s.deck.intel for s in starts], axis=1),
+                np.concatenate([s.deck.pool for s in starts], axis=1), starts[0].deck.left)
     prob = np.concatenate([s.weight for s in starts])
     tally = _Tally(len(starts))
     over = rows.crossed()
@@ -391,12 +438,12 @@ def _exact_legs(starts: Sequence[Start]) -> list[LegOdds] | None:
     rows, deck, prob, group = rows.take(~over), deck.take(~over), prob[~over], group[~over]
     while len(rows) and deck.left:
         chances = deck.chances()
-        parent, option = np.nonzero(chances)
+        option, parent = np.nonzero(chances)
         if len(parent) > EXACT_ROWS:
             return None
         rows = move(rows.take(parent), KIND_CAMEL[option % len(CARD_TYPES)],
                     KIND_VALUE[option % len(CARD_TYPES)])
-        deck, prob = deck.take(parent).drawn(option), prob[parent] * chances[parent, option]
+        deck, prob = deck.take(parent).drawn(option), prob[parent] * chances[option, parent]
         group = group[parent]
         over = rows.crossed()
         tally.add(rows.take(over), prob[over], group[over], race_over=True)
@@ -421,30 +468,31 @@ def _merge(rows: Rows, deck: Deck, prob: np.ndarray, group: np.ndarray
 
 def card_sequences(deck: Deck, weight: np.ndarray, count: int,
                    rng: np.random.Generator) -> np.ndarray:
-    """`count` ways the rest of the deck comes out (card kinds, one row each), drawn at random."""
-    rows = rng.choice(len(deck), size=count, p=weight)
-    deck = deck.take(rows)
-    kinds = np.empty((count, deck.left), dtype=np.int64)
+    """`count` ways the rest of the deck comes out, drawn at random: kinds[k, i] is the kind of
+    the k-th card in way i."""
+    stories = rng.choice(len(deck), size=count, p=weight)
+    deck = deck.take(stories)
+    kinds = np.empty((deck.left, count), dtype=np.int64)
     for step in range(deck.left):
-        cumulative = np.cumsum(deck.chances(), axis=1)
-        pick = rng.random(count)[:, None] * cumulative[:, -1:]
-        option = (pick >= cumulative).sum(axis=1).clip(0, 2 * len(CARD_TYPES) - 1)
-        kinds[:, step] = option % len(CARD_TYPES)
+        option = deck.next_card(rng.random(count))
+        kinds[step] = option % len(CARD_TYPES)
         deck = deck.drawn(option)
     return kinds
 
 
 def _play(rows: Rows, kinds: np.ndarray, group: np.ndarray, tally: _Tally, prob: float,
           *, race_over_at_end: bool = False) -> tuple[Rows, np.ndarray]:
-    """Each row plays its cards in turn; returns the rows still racing and their indices."""
+    """Each track plays its cards in turn (kinds[k, i]: track i's k-th); returns the tracks still
+    racing and their indices."""
     index = np.arange(len(rows))
-    for step in range(kinds.shape[1]):
-        kind = kinds[index, step]
+    for each in kinds:
+        kind = each[index]
         rows = move(rows, KIND_CAMEL[kind], KIND_VALUE[kind])
         over = rows.crossed()
-        tally.add(rows.take(over), np.full(over.sum(), prob), group[index[over]],
-                  race_over=True)
-        rows, index = rows.take(~over), index[~over]
+        if over.any():   # most cards end no race: nothing to set apart
+            tally.add(rows.take(over), np.full(over.sum(), prob), group[index[over]],
+                      race_over=True)
+            rows, index = rows.take(~over), index[~over]
     if not race_over_at_end:
         tally.add(rows, np.full(len(rows), prob), group[index], race_over=False)
     return rows, index
@@ -459,13 +507,14 @@ def _simulated_legs(starts: Sequence[Start], samples: int, seed: int) -> list[Le
         if story not in drawn:
             drawn[story] = card_sequences(start.deck, start.weight, samples,
                                           np.random.default_rng(seed))
-    kinds = np.concatenate([drawn[s.deck.key().tobytes(), s.weight.tobytes()] for s in starts])
+    kinds = np.concatenate([drawn[s.deck.key().tobytes(), s.weight.tobytes()] for s in starts],
+                           axis=1)
     rows = Rows.join([s.rows.take(np.zeros(samples, dtype=np.int64)) for s in starts])
     group = np.repeat(np.arange(len(starts)), samples)
     tally = _Tally(len(starts))
     over = rows.crossed()
     tally.add(rows.take(over), np.full(over.sum(), 1 / samples), group[over], race_over=True)
-    _play(rows.take(~over), kinds[~over], group[~over], tally, 1 / samples)
+    _play(rows.take(~over), kinds[:, ~over], group[~over], tally, 1 / samples)
     return tally.odds(samples)
 
 
@@ -510,7 +559,7 @@ def simulate_race(state: State, *, races: int = RACES, seed: int = SEED) -> Race
         rows, index = _play(rows, kinds, group, tally, 1 / races, race_over_at_end=True)
         rows, group = set_up_leg(rows), group[index]
         order = rng.random((len(rows), len(every))).argsort(axis=1)[:, : state.deck_size]
-        kinds = every[order]
+        kinds = every[order.T]
     spread = tally.race[0].clip(0, 1)
     return RaceOdds(tally.race[0], races, float(np.sqrt(spread * (1 - spread) / races).max()))
 

@@ -355,6 +355,8 @@ class LegOdds:
     """Legs simulated: 0 when the odds are exact."""
     stderr: float
     """The largest standard error among the probabilities: 0 when exact."""
+    rows: int = 0
+    """When exact, the most rows (tracks and decks, all the positions together) at one card."""
 
     @property
     def race_over(self) -> float:
@@ -397,14 +399,14 @@ class _Tally:
         for f, on in enumerate(rows.figures > 0):
             self.figures[:, f] += np.bincount(group[on], prob[on], len(self.figures))
 
-    def odds(self, samples: int) -> list[LegOdds]:
+    def odds(self, samples: int, rows: int = 0) -> list[LegOdds]:
         if samples:
             spread = self.places.clip(0, 1)
             err = np.sqrt(spread * (1 - spread) / samples).max(axis=(1, 2))
         else:
             err = np.zeros(len(self.places))
-        return [LegOdds(self.places[g], self.race[g], self.figures[g], samples, float(err[g]))
-                for g in range(len(self.places))]
+        return [LegOdds(self.places[g], self.race[g], self.figures[g], samples, float(err[g]),
+                        rows) for g in range(len(self.places))]
 
 
 def leg_odds(state: State, *, seed: int = SEED) -> LegOdds:
@@ -417,12 +419,13 @@ def leg_odds(state: State, *, seed: int = SEED) -> LegOdds:
     return legs([start_of(state)], samples=LEG_SAMPLES, seed=seed)[0]
 
 
-def legs(starts: Sequence[Start], *, samples: int, seed: int) -> list[LegOdds]:
+def legs(starts: Sequence[Start], *, samples: int, seed: int, exact: bool = True
+         ) -> list[LegOdds]:
     """The leg odds of each start: exact with up to `EXACT_CARDS` cards left while the rows stay
-    under `EXACT_ROWS`, else simulated (`samples` legs each, every start drawing the same cards
-    where its deck allows)."""
-    exact = _exact_legs(starts) if starts[0].deck.left <= EXACT_CARDS else None
-    return exact if exact is not None else _simulated_legs(starts, samples, seed)
+    under `EXACT_ROWS` (unless `exact` is False), else simulated (`samples` legs each, every
+    start drawing the same cards where its deck allows)."""
+    worked = _exact_legs(starts) if exact and starts[0].deck.left <= EXACT_CARDS else None
+    return worked if worked is not None else _simulated_legs(starts, samples, seed)
 
 
 def _exact_legs(starts: Sequence[Start]) -> list[LegOdds] | None:
@@ -436,11 +439,13 @@ def _exact_legs(starts: Sequence[Start]) -> list[LegOdds] | None:
     over = rows.crossed()
     tally.add(rows.take(over), prob[over], group[over], race_over=True)
     rows, deck, prob, group = rows.take(~over), deck.take(~over), prob[~over], group[~over]
+    most = len(rows)
     while len(rows) and deck.left:
         chances = deck.chances()
         option, parent = np.nonzero(chances)
         if len(parent) > EXACT_ROWS:
             return None
+        most = max(most, len(parent))
         rows = move(rows.take(parent), KIND_CAMEL[option % len(CARD_TYPES)],
                     KIND_VALUE[option % len(CARD_TYPES)])
         deck, prob = deck.take(parent).drawn(option), prob[parent] * chances[option, parent]
@@ -453,7 +458,7 @@ def _exact_legs(starts: Sequence[Start]) -> list[LegOdds] | None:
         if deck.left:   # after the last card the tracks are only counted: none to merge
             rows, deck, prob, group = _merge(rows, deck, prob, group)
     tally.add(rows, prob, group, race_over=False)
-    return tally.odds(0)
+    return tally.odds(0, most)
 
 
 _MIXED = 0x9E3779B97F4A7C15 - 2**64
@@ -625,7 +630,13 @@ def action_values(state: State, leg: LegOdds, race: RaceOdds, *, seed: int = SEE
             starts.append(start_of(state, hands))
         pairs.append((after, len(starts) - 1 if hands else 0, len(starts)))
         starts.append(start_of(after))
-    odds = legs(starts, samples=ADVICE_SAMPLES, seed=seed)
+    # each start's exact odds take about as many rows as the position's own, for each story of
+    # its deck: where all of them together would pass the cap, they are simulated at once, not
+    # first worked out card by card until the rows pass it (with 8 cards left, two thirds of
+    # the advice's time)
+    stories = sum(len(start.deck) for start in starts)
+    exact = not leg.samples and leg.rows * stories <= EXACT_ROWS * len(before.deck)
+    odds = legs(starts, samples=ADVICE_SAMPLES, seed=seed, exact=exact)
     moved: dict[Action, float] = {}
     for play, (after, baseline, outcome) in zip(moves, pairs, strict=True):
         moved[play] = (leg_expectation(after, play.player, odds[outcome])

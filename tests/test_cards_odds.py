@@ -241,6 +241,34 @@ def test_every_action_is_worth_what_the_engine_pays_for_it(seed):
                 assert value == 0
 
 
+def test_advice_that_would_pass_the_cap_is_simulated_at_once_with_the_figures_trying_gives(
+        monkeypatch):
+    """Where the actions' exact odds would need more rows than the cap, the advice goes
+    straight to simulating them: the very figures it gave when it first tried, and failed."""
+    tried = cards_odds.legs
+    failed = []
+    exact_legs = cards_odds._exact_legs
+
+    def trying(starts, **options):
+        return tried(starts, **{**options, "exact": True})
+
+    def recording(starts):
+        worked = exact_legs(starts)
+        failed.append(worked is None)
+        return worked
+
+    game = load_game(EXAMPLE)
+    for state in (game.state_after(10), game.state_after(12), *positions(3, 4, most_left=8)):
+        leg = leg_odds(state)
+        race = race_odds(state, leg)
+        quick = action_values(state, leg, race)
+        with monkeypatch.context() as patched:
+            patched.setattr(cards_odds, "legs", trying)
+            patched.setattr(cards_odds, "_exact_legs", recording)
+            assert action_values(state, leg, race) == quick
+    assert any(failed)
+
+
 def test_a_final_card_is_worth_its_pay_less_the_players_own_card_it_sends_back():
     state = race_ending(7)
     me = state.player_to_act

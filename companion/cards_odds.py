@@ -185,15 +185,18 @@ def move(rows: Rows, camel: np.ndarray, steps: np.ndarray) -> Rows:
     alone = np.arange(len(CAMELS))[:, None] == camel
     movers = (pos == start) & (height >= level) & (start > 0) | alone
     target = start + steps
-    figures = rows.figures.copy()
+    figures = rows.figures
+    placed = figures.any()   # on no track, as in every later leg of a race simulated
     under = np.zeros(n, dtype=bool)
-    for _ in FIGURES:
-        fennec = (figures[0] == target) & (target > 0)
-        palm = (figures[1] == target) & (target > 0)
-        figures[0, fennec] = 0
-        figures[1, palm] = 0
-        target = target + palm - fennec
-        under = (under | fennec) & ~palm
+    if placed:
+        figures = figures.copy()
+        for _ in FIGURES:
+            fennec = (figures[0] == target) & (target > 0)
+            palm = (figures[1] == target) & (target > 0)
+            figures[0, fennec] = 0
+            figures[1, palm] = 0
+            target = target + palm - fennec
+            under = (under | fennec) & ~palm
     on_track = target > 0
     there = (pos == target) & ~movers & on_track
     # masks times numbers rather than np.where, which took ten times as long on these arrays
@@ -202,7 +205,8 @@ def move(rows: Rows, camel: np.ndarray, steps: np.ndarray) -> Rows:
     new_height += (there & under) * movers.sum(axis=0, dtype=np.int16)
     new_height *= ~(movers & ~on_track)
     new_pos = pos + movers * (np.maximum(target, 0) - start)
-    figures *= figures >= new_pos.min(axis=0)
+    if placed:
+        figures *= figures >= new_pos.min(axis=0)
     return Rows(new_pos, new_height, figures, rows.length, rows.cards)
 
 

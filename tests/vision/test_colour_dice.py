@@ -74,7 +74,7 @@ def test_the_dice_are_read_after_the_light_has_changed_since_the_colours_were_le
     Tuning tables 800,000-800,029 so lit read 82.5 % right and 16.9 % unknown without it,
     99.4 % with it, none wrong. Two tables a light, 80 dice: a die now and then is read
     wrong all the same (test table 2,498,866, dim: a side face taken for the gold star at
-    0.56), and of 40 dice one wrong failed the 2 % a run of the suite asked."""
+    0.56), and on 40 dice that one die was more than the 2 % asked."""
     total = Score()
     lights = SMOOTH_LIGHTS * 2
     for k, name in enumerate(lights):
@@ -88,7 +88,7 @@ def test_the_dice_are_read_after_the_light_has_changed_since_the_colours_were_le
     last = LIGHT_CHANGED_TABLES + len(lights) - 1
     said = f"tables {LIGHT_CHANGED_TABLES}-{last}: {total.summary()}"
     assert total.share(total.right) >= 0.9, said
-    assert total.share(total.wrong) <= 0.025, said
+    assert total.share(total.wrong) <= 0.02, said
 
 
 def test_nothing_in_the_roll_zone_but_a_die_is_read_as_one(result):

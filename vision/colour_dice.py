@@ -513,20 +513,23 @@ def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.nd
     x1, y1 = int(cx.max() + room) + 1, int(cy.max() + room) + 1
     wx, wy = gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
     height, width = wx.shape[:2]
-    sides = []
-    for nx, ny in ((ca, sa), (-sa, ca)):
-        across = np.sqrt(across_channels(np.add, (wx * nx + wy * ny) ** 2))
-        for sign in (1.0, -1.0):
-            band = []
-            for reach in _SIDE / 2 + np.array(_BAND):
-                px = cx[:, None] + sign * (nx * reach - ny * along[None]) - x0 + 0.5
-                py = cy[:, None] + sign * (ny * reach + nx * along[None]) - y0 + 0.5
-                xi = np.clip(px.astype(np.intp), 0, width - 1)
-                yi = np.clip(py.astype(np.intp), 0, height - 1)
-                band.append(across[yi, xi])
-            strongest = np.max(band, axis=0)
-            sides.append(strongest.mean(axis=1))
-    edges = np.array(sides)
+    # every point looked at, at once: (normal, side, reach, square, point along); one
+    # gather rather than one for each side and reach (NumPy's few calls on many points, not
+    # many calls on a few: a die's refining scores 25 squares at a time)
+    normals = np.array([(ca, sa), (-sa, ca)])[:, None, None, None, None, :]
+    nx, ny = normals[..., 0], normals[..., 1]
+    signs = np.array([1.0, -1.0])[None, :, None, None, None]
+    reaches = (_SIDE / 2 + np.array(_BAND))[None, None, :, None, None]
+    px = cx[:, None] + signs * (nx * reaches - ny * along) - x0 + 0.5
+    py = cy[:, None] + signs * (ny * reaches + nx * along) - y0 + 0.5
+    # clipped before truncation, which is the same as after it and the same pixels
+    xi = np.clip(px, 0, width - 1).astype(np.intp)
+    yi = np.clip(py, 0, height - 1).astype(np.intp)
+    across = np.stack([np.sqrt(across_channels(np.add, (wx * n[0] + wy * n[1]) ** 2))
+                       for n in ((ca, sa), (-sa, ca))])
+    normal = np.arange(2)[:, None, None, None, None]
+    strongest = across.ravel().take((normal * height + yi) * width + xi).max(axis=2)
+    edges = strongest.mean(axis=-1).reshape(4, -1)
     return 0.5 * (edges.min(axis=0) + edges.mean(axis=0))
 
 

@@ -51,7 +51,6 @@ from vision.synth import (
     RenderedFrame,
     Table,
     calibration_frame,
-    drawn,
     hand_near,
     hand_pass,
     packed,
@@ -348,7 +347,6 @@ class CardStage(Stage):
 
     def __init__(self, game: str = CARDS_GAME, **options: Any) -> None:
         super().__init__(game, **options)
-        self._dressed: dict[tuple[Any, ...], Table] = {}
 
     def _table(self, seed: int, size: tuple[int, int]) -> Table:
         return random_table(seed, size=size, jitter=False)
@@ -405,12 +403,9 @@ class CardStage(Stage):
 
     def _render(self, shot: _Shot) -> RenderedFrame:
         light = self._dim_light if shot.dim else self.light
-        key = (shot.dice, light)
-        if key not in self._dressed:
-            # a card lies still for many frames: its painted table is kept, as drawn in its light
-            self._dressed = {key: drawn(dressed_table(self.table, shot.dice, light), light)}
-        return render(self._dressed[key], (), light, rng=self._noise, hands=shot.hands,
-                      noise=5.0 if shot.dim else 2.5, jpeg=85)
+        # a card lies still for many frames: its painted table is kept (`dressed_table`)
+        return render(dressed_table(self.table, shot.dice, light), (), light,
+                      rng=self._noise, hands=shot.hands, noise=5.0 if shot.dim else 2.5, jpeg=85)
 
 
 class BoardStage(FrameSource):

@@ -260,6 +260,9 @@ class Table:
     _texture: np.ndarray | bytes | None = None
     _texture_origin: tuple[float, float, float] = (0.0, 0.0, 1.0)
     _lit: dict[tuple[Light, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    _dressed: dict[Any, Table] = field(default_factory=dict)
+    """The last table dressed from this one with cards (`vision.synth_cards.dressed_table`),
+    kept while the same cards lie in the same light."""
 
     @property
     def dice(self) -> DiceSet:

@@ -26,6 +26,7 @@ from vision.synth import (
     Table,
     _fill,
     _hand_mask,
+    drawn,
     random_hand,
     random_light,
     random_table,
@@ -133,13 +134,20 @@ def render_cards(table: Table, cards: Sequence[CardPose], light: Light, *,
 
 
 def dressed_table(table: Table, cards: Sequence[CardPose], light: Light) -> Table:
-    """`table` with `cards` painted on its top under `light` (the later on top): render it
-    with no dice for a frame of the cards, as often as they lie still."""
-    ox, oy, ppm = table._texture_origin
-    texture = table.texture.astype(np.float32)
-    for card in cards:
-        _paint_card(texture, card, (ox, oy, ppm), light)
-    return replace(table, _texture=texture, _lit={})
+    """`table` with `cards` painted on its top under `light` (the later on top), kept only as
+    drawn in that light (`drawn`): render it with no dice for a frame of the cards. Cards lie
+    still for many frames, so the last table dressed is kept on `table` and given again for
+    the same cards in the same light, not painted and lit again for each frame."""
+    key = (tuple(cards), light)
+    if key not in table._dressed:
+        ox, oy, ppm = table._texture_origin
+        texture = table.texture.astype(np.float32)
+        for card in cards:
+            _paint_card(texture, card, (ox, oy, ppm), light)
+        table._dressed = {}  # the last cards' table let go before these are drawn
+        table._dressed = {key: drawn(replace(table, _texture=texture, _lit={}, _dressed={}),
+                                     light)}
+    return table._dressed[key]
 
 
 def card_frame(table: Table, light: Light, rng: np.random.Generator, *,

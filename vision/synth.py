@@ -54,19 +54,9 @@ class Camera:
 
     def matrices(self, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """K (intrinsics), R (table to camera rotation) and t, for an image `scale` times the
-        camera's size, seen from `origin`."""
-        c = np.array(self.position, np.float64)
-        forward = np.array(self.target, np.float64) - c
-        forward /= np.linalg.norm(forward)
-        right = np.cross(forward, (0.0, 0.0, 1.0))
-        right /= np.linalg.norm(right)
-        down = np.cross(forward, right)
-        r = np.stack([right, down, forward])
-        w, h = self.size
-        ox, oy = self.origin
-        k = np.array([[self.focal * scale, 0, (w / 2 - ox) * scale],
-                      [0, self.focal * scale, (h / 2 - oy) * scale], [0, 0, 1]])
-        return k, r, -r @ c
+        camera's size, seen from `origin`: worked out once for each (read only), as a frame
+        projects hundreds of faces through the same few."""
+        return _matrices(self, scale)
 
     def project(self, points: np.ndarray, scale: float = 1.0) -> np.ndarray:
         """Image positions (N x 2) of table points (N x 3)."""
@@ -79,6 +69,25 @@ class Camera:
         """The table plane (z = 0, millimetres) to image pixels."""
         k, r, t = self.matrices(scale)
         return k @ np.column_stack([r[:, 0], r[:, 1], t])
+
+
+@functools.lru_cache(maxsize=256)
+def _matrices(camera: Camera, scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    c = np.array(camera.position, np.float64)
+    forward = np.array(camera.target, np.float64) - c
+    forward /= np.linalg.norm(forward)
+    right = np.cross(forward, (0.0, 0.0, 1.0))
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    r = np.stack([right, down, forward])
+    w, h = camera.size
+    ox, oy = camera.origin
+    k = np.array([[camera.focal * scale, 0, (w / 2 - ox) * scale],
+                  [0, camera.focal * scale, (h / 2 - oy) * scale], [0, 0, 1]])
+    matrices = k, r, -r @ c
+    for matrix in matrices:
+        matrix.setflags(write=False)
+    return matrices
 
 
 @dataclass(frozen=True)

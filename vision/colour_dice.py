@@ -13,7 +13,7 @@ one.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -438,7 +438,7 @@ def _fit(edges: _Edges, start: tuple[int, int], *, lean: _Lean | None, floor: fl
     along = np.linspace(-0.8, 0.8, 12) * _SIDE / 2
     offsets = np.arange(-0.6 * _SIDE, 0.6 * _SIDE + 1e-6, 3.0)
     dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
-    score = _edge_score(gx, gy, (start[0] + dx, start[1] + dy), turn, along=along)
+    score = _edge_score(gx, gy, (start[0] + dx, start[1] + dy), [turn], along=along)[0]
     places: list[tuple[float, float]] = []
     least = max(floor, 0.5 * float(score.max()))
     for k in np.argsort(-score):
@@ -468,14 +468,14 @@ def _refined(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[flo
         offsets = np.arange(-spread, spread + 1e-6, step)
         dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
         around, base = centre, angle
-        for extra in turns:
-            score = _edge_score(gx, gy, (around[0] + dx, around[1] + dy), base + extra,
-                                along=along)
-            k = int(np.argmax(score))
-            if score[k] > edge:
-                edge, centre, angle = (float(score[k]),
-                                       (around[0] + float(dx[k]), around[1] + float(dy[k])),
-                                       base + float(extra))
+        # the turns at once, the first best in their order as when tried one by one
+        scores = _edge_score(gx, gy, (around[0] + dx, around[1] + dy),
+                             [base + extra for extra in turns], along=along)
+        t, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        if scores[t, k] > edge:
+            edge, centre, angle = (float(scores[t, k]),
+                                   (around[0] + float(dx[k]), around[1] + float(dy[k])),
+                                   base + float(turns[t]))
     cx, cy = centre
     u = (half * math.cos(angle), half * math.sin(angle))
     v = (-half * math.sin(angle), half * math.cos(angle))
@@ -500,24 +500,25 @@ def _refined(gx: np.ndarray, gy: np.ndarray, image: np.ndarray, start: tuple[flo
 
 
 def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.ndarray],
-                angle: float, *, along: np.ndarray) -> np.ndarray:
-    """How well squares of side _SIDE at `centres` (x, y arrays) lie on edges: the mean of
-    their weakest side's edge and of all four sides'. A side's edge is the mean, over the
-    points `along` it, of the strongest colour change across it within a pixel or two (a face
-    is a little larger or smaller than the calibration says, and its edge is blurred)."""
+                angles: Sequence[float], *, along: np.ndarray) -> np.ndarray:
+    """How well squares of side _SIDE at `centres` (x, y arrays), turned by each of `angles`,
+    lie on edges (angles x centres): the mean of their weakest side's edge and of all four
+    sides'. A side's edge is the mean, over the points `along` it, of the strongest colour
+    change across it within a pixel or two (a face is a little larger or smaller than the
+    calibration says, and its edge is blurred)."""
     cx, cy = centres
-    ca, sa = math.cos(angle), math.sin(angle)
     # the colour change across each pair of sides, measured only round these squares
     room = math.hypot(_SIDE / 2 + max(map(abs, _BAND)), float(np.abs(along).max())) + 2
     x0, y0 = max(0, int(cx.min() - room)), max(0, int(cy.min() - room))
     x1, y1 = int(cx.max() + room) + 1, int(cy.max() + room) + 1
     wx, wy = gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
     height, width = wx.shape[:2]
-    # every point looked at, at once: (normal, side, reach, square, point along); one
-    # gather rather than one for each side and reach (NumPy's few calls on many points, not
-    # many calls on a few: a die's refining scores 25 squares at a time)
-    normals = np.array([(ca, sa), (-sa, ca)])[:, None, None, None, None, :]
-    nx, ny = normals[..., 0], normals[..., 1]
+    # every point looked at, at once: (angle and normal, side, reach, square, point along);
+    # one gather rather than one for each angle, side and reach (NumPy's few calls on many
+    # points, not many calls on a few: a die's refining scores 25 squares at a time)
+    turned = [(math.cos(a), math.sin(a)) for a in angles]
+    normals = [n for ca, sa in turned for n in ((ca, sa), (-sa, ca))]
+    nx, ny = (np.array(normals)[:, None, None, None, None, k] for k in (0, 1))
     signs = np.array([1.0, -1.0])[None, :, None, None, None]
     reaches = (_SIDE / 2 + np.array(_BAND))[None, None, :, None, None]
     px = cx[:, None] + signs * (nx * reaches - ny * along) - x0 + 0.5
@@ -526,11 +527,11 @@ def _edge_score(gx: np.ndarray, gy: np.ndarray, centres: tuple[np.ndarray, np.nd
     xi = np.clip(px, 0, width - 1).astype(np.intp)
     yi = np.clip(py, 0, height - 1).astype(np.intp)
     across = np.stack([np.sqrt(across_channels(np.add, (wx * n[0] + wy * n[1]) ** 2))
-                       for n in ((ca, sa), (-sa, ca))])
-    normal = np.arange(2)[:, None, None, None, None]
+                       for n in normals])
+    normal = np.arange(len(normals))[:, None, None, None, None]
     strongest = across.ravel().take((normal * height + yi) * width + xi).max(axis=2)
-    edges = strongest.mean(axis=-1).reshape(4, -1)
-    return 0.5 * (edges.min(axis=0) + edges.mean(axis=0))
+    edges = strongest.mean(axis=-1).reshape(len(angles), 4, -1)
+    return 0.5 * (edges.min(axis=1) + edges.mean(axis=1))
 
 
 def _apart(readings: list[FaceReading]) -> list[FaceReading]:

@@ -178,8 +178,7 @@ class Settler:
         best, best_gap = None, np.inf
         x, y = reading.centre
         for die in dice:
-            colour = _colour(reading)
-            if colour is not None and _colour(die.reading) not in (None, colour):
+            if not _alike(reading, die.reading):
                 continue
             bx, by = die.reading.centre
             reach = self.reach * max(die.reading.box[2] - die.reading.box[0],
@@ -260,6 +259,18 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest change over the colour channels."""
     d = cv2.absdiff(np.asarray(a, np.float32), np.asarray(b, np.float32))
     return across_channels(np.maximum, d) if d.ndim == 3 else d
+
+
+def _alike(reading: Reading, known: Reading) -> bool:
+    """Whether `known` may be what `reading` reads, nudged: of the same colour where both name
+    one (a die's, a racing card's camel), and for a racing card, of the same value where both
+    are read (a +2 laid on the pile over a +1 of its camel is another card, though it lies
+    within a card's reach of it)."""
+    if _colour(reading) is not None and _colour(known) not in (None, _colour(reading)):
+        return False
+    if isinstance(reading, CardReading) and isinstance(known, CardReading):
+        return None in (reading.value, known.value) or reading.value == known.value
+    return True
 
 
 def _colour(reading: Reading) -> str | None:

@@ -213,14 +213,17 @@ class CardEvent:
 
 
 def card_sequence(seed: int, *, size: tuple[int, int] = (640, 480), light: str | None = None,
-                  cards: int = 3) -> tuple[list[CardFrame], list[CardEvent]]:
-    """A short film of the reveal zone: cards are laid face up one after another, some on the
-    pile of those before; a hand passes over them; then they are gathered up, top first.
-    Returns the frames and what truly happened, frame by frame."""
+                  cards: int = 3, laid: Sequence[CardPose] | None = None
+                  ) -> tuple[list[CardFrame], list[CardEvent]]:
+    """A short film of the reveal zone: cards are laid face up one after another (`laid`, else
+    `cards` random ones), some on the pile of those before; a hand passes over them; then
+    they are gathered up, top first. Returns the frames and what truly happened, frame by
+    frame."""
     rng = np.random.default_rng(seed)
     table = random_table(int(rng.integers(0, 2 ** 31)), size=size)
     lit = random_light(rng, light)
-    laid = random_cards(rng, table.layout, cards, pile=0.5)
+    if laid is None:
+        laid = random_cards(rng, table.layout, cards, pile=0.5)
     frames: list[CardFrame] = []
     events: list[CardEvent] = []
     lying: list[CardPose] = []

@@ -24,6 +24,7 @@ from vision.synth_cards import (
     random_card_frame,
     render_cards,
 )
+from vision.table import TableLayout
 
 
 def calibrated_cards(table: Table, light: Light, seed: int
@@ -154,20 +155,41 @@ def test_colour_calibration_refuses_two_cards_of_one_camel_for_two_camels():
         ("blue", True), ("green", True), ("orange", False), ("white", True), ("yellow", False)]
 
 
-@pytest.mark.parametrize(("seed", "light"), [(1, "neutral"), (3, "glare")])
-def test_each_card_laid_is_read_once_and_reported_gone_when_gathered(seed, light):
-    frames, truth = card_sequence(seed, cards=3, light=light)
+def settled(frames):
+    """The events of a film's frames, settled from the first frame's calibration, with the
+    frame each came at."""
     table = calibrate_table(frames[0].image, frames[0].layout)
     settler = Settler(CardReader(table=table), zone=table.zone, reach=CARD_REACH)
     events = []
     for k, frame in enumerate(frames):
         events += [(k, e.kind, e.reading.camel, e.reading.value)
                    for e in settler.feed(frame.image, k / 30)]
+    return events, settler
+
+
+@pytest.mark.parametrize(("seed", "light"), [(1, "neutral"), (3, "glare")])
+def test_each_card_laid_is_read_once_and_reported_gone_when_gathered(seed, light):
+    frames, truth = card_sequence(seed, cards=3, light=light)
+    events, settler = settled(frames)
     assert [(kind, camel, value) for _, kind, camel, value in events] == \
         [(t.kind, t.camel, t.value) for t in truth]
     assert {kind for _, kind, _, _ in events} == {LANDED, GONE}
     for (k, *_), t in zip(events, truth, strict=True):
         assert t.frame <= k <= t.frame + settler.stable_frames + 2
+
+
+def test_a_card_laid_on_the_pile_over_another_value_of_its_camel_is_another_card():
+    """An orange +2 laid on an orange +1, nearer it than the reach a nudged card keeps: before,
+    the settler took it for the +1 nudged, and the players logged it by hand."""
+    x0, y0, x1, y1 = TableLayout().roll_zone
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    laid = [CardPose("orange", 1, x, y, 0.3, (1.0, 1.0, 1.0)),
+            CardPose("orange", 2, x + 8, y + 8, 0.45, (1.0, 1.0, 1.0))]
+    frames, truth = card_sequence(2_700_001, light="neutral", laid=laid)
+    events, _ = settled(frames)
+    assert [(kind, camel, value) for _, kind, camel, value in events] == [
+        (LANDED, "orange", 1), (LANDED, "orange", 2), (GONE, "orange", 2), (GONE, "orange", 1)]
+    assert [(t.kind, t.value) for t in truth] == [(LANDED, 1), (LANDED, 2), (GONE, 2), (GONE, 1)]
 
 
 def run(capsys, *argv):

@@ -37,8 +37,9 @@ def calibrated_cards(table: Table, light: Light, seed: int
         found = calibrate_table(shot, table.layout)
         try:
             return found, learn_card_colours(shot, table=found), LightChange.of_shot(shot)
-        except CalibrationError:
+        except CalibrationError as refusal:
             if attempt == 2:
+                refusal.add_note(f"set-up refused three times on table {seed}")
                 raise
     raise AssertionError("unreachable")
 

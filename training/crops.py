@@ -13,6 +13,7 @@ the one read and another) is left out: it teaches nothing certain.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -388,27 +389,37 @@ class _Photo:
                    [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in truth])
 
 
-def photo_samples(rng: np.random.Generator, *, per_die: int = 24, empty: int = 120
-                  ) -> Iterator[Sample]:
-    """Windows of the training part of every real set: each die `per_die` times at the size
-    read (and as many again off centre or at another size), and `empty` windows a photo of
-    no die at all."""
-    for name in SETS:
-        for path, truth in split(name, "train"):
-            photo = _Photo.read(name, path, truth)
-            if photo is None or not truth:
-                continue
-            for t, side, centre in zip(truth, photo.sides, photo.centres, strict=True):
-                for _ in range(per_die):
-                    yield from _photo_window(rng, photo, centre, side, on_centre=True,
-                                             value=t.value)
-                    yield from _photo_window(rng, photo, centre, side, on_centre=False,
-                                             value=t.value)
-            height, width = photo.image.shape[:2]
-            for _ in range(empty):   # anywhere, at any size the reader looks for dice at
-                centre = (rng.uniform(0, width), rng.uniform(0, height))
-                side = math.exp(rng.uniform(math.log(10), math.log(min(height, width) / 3)))
-                yield from _photo_window(rng, photo, centre, side, on_centre=False, value=0)
+#: one labelled photo: its set's name, its path and its true dice
+LabelledPhoto = tuple[str, Path, list[TrueDie]]
+
+
+def labelled_photos(part: str) -> list[LabelledPhoto]:
+    """Every real set's photos of `part` (training.labelled.PARTS), set by set."""
+    return [(name, path, truth) for name in SETS for path, truth in split(name, part)]
+
+
+def photo_samples(labelled: LabelledPhoto, seed: int, *, per_die: int = 24,
+                  empty: int = 120) -> list[Sample]:
+    """Windows of one labelled photo: each die `per_die` times at the size read (and as many
+    again off centre or at another size), and `empty` windows of the photo anywhere. They are
+    drawn from the photo's own stream (`seed` and its name), so that a photo gives the same
+    windows whichever part it is read in and whichever worker reads it."""
+    name, path, truth = labelled
+    photo = _Photo.read(name, path, truth)
+    if photo is None or not truth:
+        return []
+    rng = np.random.default_rng([seed, zlib.crc32(f"{name}/{path.name}".encode())])
+    samples: list[Sample] = []
+    for t, side, centre in zip(truth, photo.sides, photo.centres, strict=True):
+        for _ in range(per_die):
+            samples += _photo_window(rng, photo, centre, side, on_centre=True, value=t.value)
+            samples += _photo_window(rng, photo, centre, side, on_centre=False, value=t.value)
+    height, width = photo.image.shape[:2]
+    for _ in range(empty):   # anywhere, at any size the reader looks for dice at
+        centre = (rng.uniform(0, width), rng.uniform(0, height))
+        side = math.exp(rng.uniform(math.log(10), math.log(min(height, width) / 3)))
+        samples += _photo_window(rng, photo, centre, side, on_centre=False, value=0)
+    return samples
 
 
 def _photo_window(rng: np.random.Generator, photo: _Photo, centre: tuple[float, float],
@@ -455,10 +466,12 @@ def _label_at(photo: _Photo, at: tuple[float, float], side: float, die: float) -
 
 
 def background_patches(count: int = 400, seed: int = 0) -> list[np.ndarray]:
-    """Pieces of the training photos with no die in them, as table tops for rendered dice."""
+    """Pieces of the training photos with no die in them, as table tops for rendered dice:
+    from the "fit" part alone, so that rendered windows show nothing of the tuning photos and
+    the same rendered windows serve a network fitted for tuning and one trained on all."""
     rng = np.random.default_rng(seed)
     patches: list[np.ndarray] = []
-    photos = [(name, p, t) for name in SETS for p, t in split(name, "train")]
+    photos = labelled_photos("fit")
     while len(patches) < count:
         name, path, truth = photos[int(rng.integers(len(photos)))]
         image = cv2.imread(str(path))
@@ -474,20 +487,19 @@ def background_patches(count: int = 400, seed: int = 0) -> list[np.ndarray]:
     return patches
 
 
-def hard_negatives(model: Path, rng: np.random.Generator, *, copies: int = 3
-                   ) -> Iterator[Sample]:
-    """Windows of the training photos where the network `model` sees a die and there is
+def hard_negatives(model: Path, rng: np.random.Generator, *, part: str = "train",
+                   copies: int = 3) -> Iterator[Sample]:
+    """Windows of the photos of `part` where the network `model` sees a die and there is
     none (grain, a print, a speck), each `copies` times in other lights: the places a first
     network errs on, for the next to learn from."""
-    for name in SETS:
-        for path, truth in split(name, "train"):
-            photo = _Photo.read(name, path, truth)
-            if photo is None:
+    for name, path, truth in labelled_photos(part):
+        photo = _Photo.read(name, path, truth)
+        if photo is None:
+            continue
+        scales = search_scales(photo.image.shape)
+        for spot in merge(spots_at(photo.image, scales, least=0.5, model=model)):
+            if _label_at(photo, (spot.x, spot.y), spot.side, DIE) != 0:
                 continue
-            scales = search_scales(photo.image.shape)
-            for spot in merge(spots_at(photo.image, scales, least=0.5, model=model)):
-                if _label_at(photo, (spot.x, spot.y), spot.side, DIE) != 0:
-                    continue
-                for _ in range(copies):
-                    yield from _photo_window(rng, photo, (spot.x, spot.y), spot.side,
-                                             on_centre=True, value=0)
+            for _ in range(copies):
+                yield from _photo_window(rng, photo, (spot.x, spot.y), spot.side,
+                                         on_centre=True, value=0)

@@ -1,7 +1,11 @@
 """The labelled photos of real dice in ../shared/data/dice-photos, read into true dice, and the
 split of each set into the photos the learned reader is trained and tuned on and the photos it
 is only ever measured on (`validation-photos.txt` beside this module, a fixed list: every
-fourth photo of each set in name order).
+fourth photo of each set in name order). The training photos divide again, for choosing
+between ways of training: a network being compared is fitted to the "fit" part and measured
+on the "tuning" part (every third training photo of each set in name order), so that a
+choice is made on photos the networks compared have not learned from; the network kept is
+then trained on all the training photos.
 
 matteop65-valid/ labels each photo in YOLO form (class 0-5 = One..Six, box of the pip pattern,
 normalised); skovy/ keeps one labels.csv (split, file, face, corners normalised), also of the
@@ -25,6 +29,8 @@ SETS = ("matteop65-valid", "skovy", "nell-byler-train")
 #: the sets whose boxes surround the pip pattern, not the whole die
 PIP_BOXES = frozenset({"matteop65-valid", "skovy"})
 _VALIDATION = Path(__file__).with_name("validation-photos.txt")
+#: the parts a set's photos are split into: "train" is "fit" and "tuning" together
+PARTS = ("train", "fit", "tuning", "validation", "all")
 
 
 def validation_photos() -> frozenset[str]:
@@ -43,13 +49,18 @@ def photo_folder(name: str) -> Path:
 
 
 def split(name: str, part: str) -> Iterator[tuple[Path, list[TrueDie]]]:
-    """The labelled photos of set `name` in `part` ("train", "validation" or "all")."""
-    if part not in ("train", "validation", "all"):
-        raise ValueError(f"no part {part!r}: train, validation or all")
+    """The labelled photos of set `name` in `part` (one of PARTS)."""
+    if part not in PARTS:
+        raise ValueError(f"no part {part!r}: {', '.join(PARTS)}")
     kept = validation_photos()
+    trained = 0
     for path, truth in photos(photo_folder(name)):
-        held = path.relative_to(PHOTOS).as_posix() in kept
-        if part == "all" or held == (part == "validation"):
+        if path.relative_to(PHOTOS).as_posix() in kept:
+            own = "validation"
+        else:
+            own = "tuning" if trained % 3 == 2 else "fit"
+            trained += 1
+        if part in (own, "all") or (part == "train" and own != "validation"):
             yield path, truth
 
 

@@ -6,11 +6,13 @@ are needed only here, never to run or test the companion).
 
 The windows come from training.crops: N rendered scenes (render seeds 0 to N-1 of this
 script's own stream, a range no test or benchmark draws from) and the training part of the
-real photos (training/validation-photos.txt lists the part kept out). It trains twice: the
-second network also learns from the places of the training photos where the first saw a die
-that is not there (hard negatives: wood grain, prints, specks). Everything is drawn from
-`--seed`, so the same command writes the same network on the same machine. No validation photo
-or validation render is ever read here.
+real photos (training/validation-photos.txt lists the part kept out), or with `--photos fit`
+only the part of them that leaves the tuning photos out, to measure a way of training on
+photos it has not learned from (training.labelled). It trains twice: the second network also
+learns from the places of the training photos where the first saw a die that is not there
+(hard negatives: wood grain, prints, specks). Everything is drawn from `--seed`, so the same
+command writes the same network on the same machine. No validation photo or validation
+render is ever read here.
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from training.crops import background_patches, hard_negatives, photo_samples, rendered_sample
+from training.crops import (
+    background_patches,
+    hard_negatives,
+    labelled_photos,
+    photo_samples,
+    rendered_sample,
+)
 from vision.dicenet import CLASSES, MODEL, WINDOW
 
 _CHUNK = 2000
@@ -42,14 +50,23 @@ def _rendered_chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(windows), np.array(labels, np.int64)
 
 
-def windows(rendered: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every training window and its class."""
+def _photo_chunk(args: tuple) -> tuple[np.ndarray, np.ndarray]:
+    labelled, seed = args
+    samples = photo_samples(labelled, seed, per_die=32)
+    return (np.array([s.window for s in samples], np.float16).reshape(-1, 3, WINDOW, WINDOW),
+            np.array([s.label for s in samples], np.int64))
+
+
+def windows(rendered: int, seed: int, workers: int, photos: str = "train"
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Every training window and its class: the rendered ones, then those of the real
+    photos of part `photos`."""
     jobs = [(seed * 1_000_003 + k, min(_CHUNK, rendered - k * _CHUNK))
             for k in range(math.ceil(rendered / _CHUNK))]
     with Pool(workers) as pool:
         parts = pool.map(_rendered_chunk, jobs)
-    photo = list(photo_samples(np.random.default_rng(seed), per_die=32))
-    parts.append((np.stack([s.window for s in photo]), np.array([s.label for s in photo])))
+        parts += pool.map(_photo_chunk, [(labelled, seed)
+                                         for labelled in labelled_photos(photos)])
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -118,9 +135,10 @@ def export(model, path: Path) -> None:
                                     "classes": {2: "rows", 3: "columns"}})
 
 
-def mined(model: Path, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The windows of the training photos where `model` sees a die and there is none."""
-    samples = list(hard_negatives(model, np.random.default_rng(seed)))
+def mined(model: Path, seed: int, photos: str) -> tuple[np.ndarray, np.ndarray]:
+    """The windows of the photos of part `photos` where `model` sees a die and there is
+    none."""
+    samples = list(hard_negatives(model, np.random.default_rng(seed), part=photos))
     return (np.stack([s.window for s in samples]),
             np.array([s.label for s in samples], np.int64))
 
@@ -141,6 +159,10 @@ def main() -> None:
     parser.add_argument("--device", default="cpu",
                         help="where PyTorch trains: cpu, or cuda where a GPU is lent (the "
                              "same windows and steps; the sums round a little differently)")
+    parser.add_argument("--photos", choices=("train", "fit"), default="train",
+                        help="the real photos trained on: all the training photos, or the "
+                             "'fit' part alone, to measure this way of training on the "
+                             "tuning photos (training.labelled)")
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     start = time.time()
@@ -148,7 +170,7 @@ def main() -> None:
         data = np.load(args.cache)
         x, y = data["x"], data["y"]
     else:
-        x, y = windows(args.rendered, args.seed, args.workers)
+        x, y = windows(args.rendered, args.seed, args.workers, args.photos)
         if args.cache:
             np.savez(args.cache, x=x, y=y)
     print(f"{len(x)} windows in {time.time() - start:.0f} s; by class "
@@ -162,7 +184,7 @@ def main() -> None:
         export(train(x, y, epochs=args.epochs, seed=args.seed, device=args.device), first)
     # the second round: the places the first network takes for dice in the training photos,
     # and there are none, join the windows as examples of no die
-    hard_x, hard_y = mined(first, args.seed)
+    hard_x, hard_y = mined(first, args.seed, args.photos)
     print(f"{len(hard_x)} windows where the first network saw a die that is not there",
           flush=True)
     model = train(np.concatenate([x, hard_x]), np.concatenate([y, hard_y]),

@@ -29,6 +29,10 @@ GONE = "gone"
 Reading = DieReading | FaceReading | CardReading
 #: the reach for racing cards: a card is the one that lay there only if it has hardly moved
 CARD_REACH = 0.12
+#: how far a racing card's box may change in width or height (a share of its longer side)
+#: and the card still be the one that lay there: a card lying still keeps its box, and a card
+#: laid on it turned otherwise has a box of another shape, though it lies within reach
+CARD_BOX = 0.08
 #: small-image pixels round a die where the bare roll zone is looked for, and how many known
 #: ones make its colour there known
 RING = 3
@@ -264,13 +268,22 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _alike(reading: Reading, known: Reading) -> bool:
     """Whether `known` may be what `reading` reads, nudged: of the same colour where both name
     one (a die's, a racing card's camel), and for a racing card, of the same value where both
-    are read (a +2 laid on the pile over a +1 of its camel is another card, though it lies
-    within a card's reach of it)."""
+    are read and with a box of the same shape (a card laid on the pile over a card of its
+    camel is another card, though it lies within a card's reach of it: a +2 over a +1, or a
+    +1 over a +1 turned otherwise)."""
     if _colour(reading) is not None and _colour(known) not in (None, _colour(reading)):
         return False
     if isinstance(reading, CardReading) and isinstance(known, CardReading):
-        return None in (reading.value, known.value) or reading.value == known.value
+        return ((None in (reading.value, known.value) or reading.value == known.value)
+                and _same_shape(reading.box, known.box))
     return True
+
+
+def _same_shape(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Whether two boxes' widths and heights agree within CARD_BOX of the longer side."""
+    sizes = (box[2] - box[0], box[3] - box[1], other[2] - other[0], other[3] - other[1])
+    give = CARD_BOX * max(sizes)
+    return abs(sizes[0] - sizes[2]) <= give and abs(sizes[1] - sizes[3]) <= give
 
 
 def _colour(reading: Reading) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.labelled import SETS, die_sides, split
+from training.labelled import LabelledPhoto, die_sides, labelled_photos
 from training.scoring import TrueDie
 from vision.dicenet import DIE, WINDOW, merge, prepare, search_scales, spots_at
 from vision.spec import PIP_CELLS
@@ -387,15 +387,6 @@ class _Photo:
             return None
         return cls(image, truth, die_sides(name, truth),
                    [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in truth])
-
-
-#: one labelled photo: its set's name, its path and its true dice
-LabelledPhoto = tuple[str, Path, list[TrueDie]]
-
-
-def labelled_photos(part: str) -> list[LabelledPhoto]:
-    """Every real set's photos of `part` (training.labelled.PARTS), set by set."""
-    return [(name, path, truth) for name in SETS for path, truth in split(name, part)]
 
 
 def photo_samples(labelled: LabelledPhoto, seed: int, *, per_die: int = 24,

@@ -64,6 +64,15 @@ def split(name: str, part: str) -> Iterator[tuple[Path, list[TrueDie]]]:
             yield path, truth
 
 
+#: one labelled photo: its set's name, its path and its true dice
+LabelledPhoto = tuple[str, Path, list[TrueDie]]
+
+
+def labelled_photos(part: str) -> list[LabelledPhoto]:
+    """Every set's photos of `part` (one of PARTS), set by set."""
+    return [(name, path, truth) for name in SETS for path, truth in split(name, part)]
+
+
 def photos(folder: Path) -> Iterator[tuple[Path, list[TrueDie]]]:
     """Every labelled photo of one set's folder, with its true dice."""
     folder = Path(folder)

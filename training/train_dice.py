@@ -25,13 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from training.crops import (
-    background_patches,
-    hard_negatives,
-    labelled_photos,
-    photo_samples,
-    rendered_sample,
-)
+from training.crops import background_patches, hard_negatives, photo_samples, rendered_sample
+from training.labelled import labelled_photos
 from vision.dicenet import CLASSES, MODEL, WINDOW
 
 _CHUNK = 2000

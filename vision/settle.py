@@ -271,7 +271,8 @@ def _alike(reading: Reading, known: Reading) -> bool:
     are read and with a box of the same shape (a card laid on the pile over a card of its
     camel is another card, though it lies within a card's reach of it: a +2 over a +1, or a
     +1 over a +1 turned otherwise)."""
-    if _colour(reading) is not None and _colour(known) not in (None, _colour(reading)):
+    colour = _colour(reading)
+    if colour is not None and _colour(known) not in (None, colour):
         return False
     if isinstance(reading, CardReading) and isinstance(known, CardReading):
         return ((None in (reading.value, known.value) or reading.value == known.value)

@@ -179,13 +179,18 @@ def test_each_card_laid_is_read_once_and_reported_gone_when_gathered(seed, light
         assert t.frame <= k <= t.frame + settler.stable_frames + 2
 
 
+def on_the_pile(camel: str, value: int, yaw: float, *, off: tuple[float, float] = (0, 0)
+                ) -> CardPose:
+    """A card laid turned by `yaw` on the revealed cards' pile in the middle of the reveal
+    zone, `off` it by (x, y) mm."""
+    x0, y0, x1, y1 = TableLayout().roll_zone
+    return CardPose(camel, value, (x0 + x1) / 2 + off[0], (y0 + y1) / 2 + off[1], yaw)
+
+
 def test_a_card_laid_on_the_pile_over_another_value_of_its_camel_is_another_card():
     """An orange +2 laid on an orange +1, nearer it than the reach a nudged card keeps: before,
     the settler took it for the +1 nudged, and the players logged it by hand."""
-    x0, y0, x1, y1 = TableLayout().roll_zone
-    x, y = (x0 + x1) / 2, (y0 + y1) / 2
-    laid = [CardPose("orange", 1, x, y, 0.3, (1.0, 1.0, 1.0)),
-            CardPose("orange", 2, x + 8, y + 8, 0.45, (1.0, 1.0, 1.0))]
+    laid = [on_the_pile("orange", 1, 0.3), on_the_pile("orange", 2, 0.45, off=(8, 8))]
     frames, truth = card_sequence(2_700_001, light="neutral", laid=laid)
     events, _ = settled(frames)
     assert [(kind, camel, value) for _, kind, camel, value in events] == [
@@ -198,10 +203,7 @@ def test_a_card_laid_on_the_pile_over_its_twin_turned_otherwise_is_another_card(
     turned otherwise, as a card laid by hand is: before, the settler took it for the first
     nudged, and the players logged it by hand. Lying on its twin, it may be read unsure (the
     table then asks which card it is), never as another camel's."""
-    x0, y0, x1, y1 = TableLayout().roll_zone
-    x, y = (x0 + x1) / 2, (y0 + y1) / 2
-    laid = [CardPose("orange", 1, x, y, 0.3, (1.0, 1.0, 1.0)),
-            CardPose("orange", 1, x + 6, y - 6, 1.0, (1.0, 1.0, 1.0))]
+    laid = [on_the_pile("orange", 1, 0.3), on_the_pile("orange", 1, 1.0, off=(6, -6))]
     frames, _ = card_sequence(2_700_002, light="neutral", laid=laid)
     events, _ = settled(frames)
     assert [kind for _, kind, _, _ in events] == [LANDED, LANDED, GONE, GONE]

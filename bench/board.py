@@ -1,6 +1,7 @@
 """How well and how fast the board reader works: prints figures, asserts nothing.
 
 Run: .venv/bin/python bench/board.py [--tables N] [--frames K] [--first SESSION] [--unlike]
+                                     [--legs]
 
 Rendered board tables from vision.synth_board.VALIDATION_SESSIONS on (nothing was tuned on
 them; `--first` reads other tables, e.g. the tuning tables from 600,000), both editions in
@@ -14,7 +15,9 @@ three runs of each frame, the median over the frames). Each frame without a hand
 against its true board and against one with a camel set down wrong, as the table reads it
 against the game's: how often the board alert would be raised for each. `--unlike` reads
 tables whose camels are painted unlike the game's own (another maker's shades), from
-vision.synth_board.UNLIKE_VALIDATION_SESSIONS on.
+vision.synth_board.UNLIKE_VALIDATION_SESSIONS on. `--legs` reads the same tables with every
+camel cut with legs rather than a solid block (the board shows under a camel standing on it;
+stacks nest): a change of shape alone, against the figures without it.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ def main() -> None:
     parser.add_argument("--first", type=int)
     parser.add_argument("--unlike", action="store_true",
                         help="camels painted unlike the game's own, on their own tables")
+    parser.add_argument("--legs", action="store_true",
+                        help="camels cut with legs rather than solid blocks, the same tables")
     args = parser.parse_args()
     validation = UNLIKE_VALIDATION_SESSIONS if args.unlike else VALIDATION_SESSIONS
     if args.first is None:
@@ -69,7 +74,7 @@ def main() -> None:
     alerts: dict[bool, list[bool]] = {False: [], True: []}
     rng = random.Random(args.first)
     for session in range(args.first, args.first + args.tables):
-        table = board_session(session, unlike=args.unlike)
+        table = board_session(session, unlike=args.unlike, legs=args.legs)
         camels = camel_set(table.game)
         try:
             found = calibrate_table(table.setup.image, table.table.layout)
@@ -95,6 +100,7 @@ def main() -> None:
                                          and read.contradicts >= SURE)
     print(f"board tables {args.first:,}-{args.first + args.tables - 1:,}, {args.frames} frames "
           f"each, 1280x720" + (", camels unlike the game's own" if args.unlike else "")
+          + (", camels cut with legs" if args.legs else "")
           + (" (VALIDATION: never tuned on)" if args.first >= validation else " (not validation)"))
     print(f"  all: {total.summary()}")
     for name, score in sorted(by_game.items()):

@@ -704,7 +704,8 @@ def _distance(camera: Camera, pose: Pose) -> float:
 class CamelPose:
     """A camel on the board: its colour's name and body colour, the space it stands on (1-16)
     and its height in the stack there (0 at the bottom), its centre (mm) and its heading
-    (radians; a crazy camel faces against the race)."""
+    (radians; a crazy camel faces against the race); and whether it is cut with legs (the
+    board shows under its belly) or is a solid block."""
 
     colour: str
     bgr: tuple[int, int, int]
@@ -713,13 +714,14 @@ class CamelPose:
     x: float
     y: float
     yaw: float
+    legs: bool = False
 
     def depth(self, camera: Camera) -> tuple[float, float]:
         """Things that stand are drawn after the flat ones, in any order (`fill_solid`)."""
         return (0.0, 0.0)
 
     def draw(self, canvas: Canvas) -> None:
-        """A camel as wooden blocks: a body, a head at its front, its legs hidden below."""
+        """A camel as wooden blocks: a body and a head at its front, and its legs below."""
         for x, y, dims, z0 in self._blocks(canvas.track):
             _draw_block(canvas, self.bgr, x=x, y=y, yaw=self.yaw, dims=dims, z0=z0)
 
@@ -729,23 +731,35 @@ class CamelPose:
 
     def _blocks(self, track: BoardLayout
                 ) -> list[tuple[float, float, tuple[float, float, float], float]]:
-        """The camel's blocks (centre x, y, size, height of the bottom): body, then head."""
+        """The camel's blocks (centre x, y, size, height of the bottom): body, head, then the
+        legs of a camel cut with them. Its legs are slabs at its front and back, and the arch
+        between them under its belly is as high as the camel below rises into it (the camel's
+        height less the stack's step), so a stack nests and only a camel standing on the board
+        shows the board under it; a solid camel's body reaches the ground."""
         length, width, height = track.camel
         z0 = self.level * track.stack_step
         c, n = math.cos(self.yaw), math.sin(self.yaw)
-        reach = 0.42 * length
-        return [(self.x, self.y, (length, width, height), z0),
-                (self.x + c * reach, self.y + n * reach,
-                 (0.24 * length, 0.6 * width, 0.5 * height), z0 + 0.8 * height)]
+
+        def ahead(reach: float) -> tuple[float, float]:
+            return self.x + c * reach * length, self.y + n * reach * length
+
+        arch = max(0.0, height - track.stack_step) if self.legs else 0.0
+        blocks = [(*ahead(0.0), (length, width, height - arch), z0 + arch),
+                  (*ahead(0.42), (0.24 * length, 0.6 * width, 0.5 * height), z0 + 0.8 * height)]
+        if arch:
+            blocks += [(*ahead(end * 0.39), (0.22 * length, width, arch), z0) for end in (-1, 1)]
+        return blocks
 
 
 def stacked_camels(track: BoardLayout, camels: Sequence[tuple[str, tuple[int, int, int]]],
                    spaces: Sequence[int], *, crazy: Sequence[str] = (),
-                   rng: np.random.Generator | None = None) -> list[CamelPose]:
+                   rng: np.random.Generator | None = None, legs: bool = False
+                   ) -> list[CamelPose]:
     """`camels` (colour, body colour) standing on the 0-based track `spaces`, each on top of
-    those before it on its space; with `rng`, each stack set down a little off the space's
-    middle and turned a little, as hands put them, and each camel in it a little askew on
-    the one below (the camels nest, legs astride the back below, so less)."""
+    those before it on its space, cut with `legs` or solid; with `rng`, each stack set down a
+    little off the space's middle and turned a little, as hands put them, and each camel in
+    it a little askew on the one below (the camels nest, legs astride the back below, so
+    less)."""
     levels: dict[int, int] = {}
     placed: dict[int, tuple[float, float, float]] = {}
     poses = []
@@ -762,7 +776,7 @@ def stacked_camels(track: BoardLayout, camels: Sequence[tuple[str, tuple[int, in
             x, y = x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)
             yaw += rng.uniform(-0.08, 0.08)
         yaw += math.pi if colour in crazy else 0.0
-        poses.append(CamelPose(colour, bgr, space + 1, level, x, y, yaw))
+        poses.append(CamelPose(colour, bgr, space + 1, level, x, y, yaw, legs))
     return poses
 
 

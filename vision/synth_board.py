@@ -188,10 +188,10 @@ def _board_camera(rng: np.random.Generator, table: Table, size: tuple[int, int])
                   focal, size)
 
 
-def race_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet
-                ) -> list[CamelPose]:
+def race_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet, *,
+                legs: bool = False) -> list[CamelPose]:
     """The game's camels where a race might leave them: in a few stacks on spaces a few
-    apart, in any order, the crazy camels too."""
+    apart, in any order, the crazy camels too; cut with `legs` or solid."""
     names = list(camels.names)
     order = [names[i] for i in rng.permutation(len(names))]
     stacks = int(rng.integers(1, len(names) + 1))
@@ -199,26 +199,28 @@ def race_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet
     spaces = sorted({(first + int(rng.integers(0, 10))) % TRACK_SPACES for _ in range(stacks)})
     where = [spaces[int(rng.integers(0, len(spaces)))] for _ in order]
     return stacked_camels(track, [(n, camels.bgr(n)) for n in order], where,
-                          crazy=camels.crazy, rng=rng)
+                          crazy=camels.crazy, rng=rng, legs=legs)
 
 
 def placed_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet,
-                  stacks: Mapping[int, Sequence[str]]) -> list[CamelPose]:
+                  stacks: Mapping[int, Sequence[str]], *, legs: bool = False
+                  ) -> list[CamelPose]:
     """The camels where `stacks` (space 1-16: camels bottom to top) has them, set down as
-    hands set them."""
+    hands set them; cut with `legs` or solid."""
     order = [(camel, space - 1) for space, pile in sorted(stacks.items()) for camel in pile]
     return stacked_camels(track, [(c, camels.bgr(c)) for c, _ in order],
-                          [space for _, space in order], crazy=camels.crazy, rng=rng)
+                          [space for _, space in order], crazy=camels.crazy, rng=rng,
+                          legs=legs)
 
 
-def setup_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet
-                 ) -> list[CamelPose]:
-    """Every camel of the game standing alone on its own space: the frame the camels'
-    colours are learned from."""
+def setup_camels(rng: np.random.Generator, track: BoardLayout, camels: CamelSet, *,
+                 legs: bool = False) -> list[CamelPose]:
+    """Every camel of the game standing alone on its own space, cut with `legs` or solid:
+    the frame the camels' colours are learned from."""
     names = list(camels.names)
     spaces = rng.permutation(TRACK_SPACES)[:len(names)]
     return stacked_camels(track, [(n, camels.bgr(n)) for n in names],
-                          [int(k) for k in spaces], crazy=camels.crazy, rng=rng)
+                          [int(k) for k in spaces], crazy=camels.crazy, rng=rng, legs=legs)
 
 
 def props(rng: np.random.Generator, table: Table, camels: Sequence[CamelPose], *,
@@ -313,13 +315,15 @@ class BoardSession:
     table: Table
     setup: BoardFrame
     rng: np.random.Generator
-    #: the camels as this table's are made (the game's own, or `other_camels`)
+    #: the camels as this table's are painted (the game's own, or `other_camels`)
     camels: CamelSet
+    #: whether this table's camels are cut with legs or are solid blocks
+    legs: bool = False
 
     def set_up_again(self) -> BoardFrame:
         """A new set-up frame, each camel alone on another space, as a person lays them out
         again when the set-up is refused."""
-        camels = setup_camels(self.rng, self.table.track, self.camels)
+        camels = setup_camels(self.rng, self.table.track, self.camels, legs=self.legs)
         self.setup = board_frame(self.table, camels, self.light, self.rng, hand=False,
                                  tiles=False)
         return self.setup
@@ -328,9 +332,9 @@ class BoardSession:
               stacks: Mapping[int, Sequence[str]] | None = None) -> BoardFrame:
         """The next frame: the camels somewhere else on the track, or where `stacks` (space:
         camels bottom to top) puts them."""
-        camels = (race_camels(self.rng, self.table.track, self.camels)
-                  if stacks is None else placed_camels(self.rng, self.table.track,
-                                                       self.camels, stacks))
+        track = self.table.track
+        camels = (race_camels(self.rng, track, self.camels, legs=self.legs) if stacks is None
+                  else placed_camels(self.rng, track, self.camels, stacks, legs=self.legs))
         return board_frame(self.table, camels, self.light, self.rng, hand=hand)
 
 
@@ -341,18 +345,20 @@ def other_camels(rng: np.random.Generator, game: str) -> CamelSet:
 
 
 def board_session(seed: int, game: str | None = None, light: str | None = None, *,
-                  unlike: bool = False) -> BoardSession:
+                  unlike: bool = False, legs: bool = False) -> BoardSession:
     """Board table `seed`: unless given, the editions take turns table by table and the six
     lights come round two tables each, so any run of tables covers them all alike. With
-    `unlike`, its camels are painted unlike the game's own (`other_camels`)."""
+    `unlike`, its camels are painted unlike the game's own (`other_camels`); with `legs`,
+    they are cut with legs rather than solid, and the same seed draws the same table
+    otherwise (a change of shape alone, measured on the same tables)."""
     rng = np.random.default_rng(seed)
     game = game or ("camelup-2014", "camelup-2018")[seed % 2]
     camels = other_camels(np.random.default_rng(30_000 + seed), game) if unlike \
         else camel_set(game)
     table = board_table(int(rng.integers(1 << 30)), game)
     chosen = random_light(rng, light or LIGHTS[(seed // 2) % len(LIGHTS)])
-    setup = board_frame(table, setup_camels(rng, table.track, camels), chosen, rng,
+    setup = board_frame(table, setup_camels(rng, table.track, camels, legs=legs), chosen, rng,
                         hand=False, tiles=False)
-    return BoardSession(game, chosen, table, setup, rng, camels)
+    return BoardSession(game, chosen, table, setup, rng, camels, legs)
 
 

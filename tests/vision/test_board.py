@@ -152,10 +152,11 @@ def test_camels_cut_with_legs_are_read_as_solid_ones_are():
     try:
         reader = calibrated(session)
     except CalibrationError as refused:
-        pytest.fail(f"table {seed} ({session.game}, {session.light.name} light), camels cut "
-                    f"with legs: set-up refused three times: {refused}")
+        pytest.fail(f"table {seed} (CAMEL_TEST_SEED={FIRST_SEED}; {session.game}, "
+                    f"{session.light.name} light), camels cut with legs: set-up refused three "
+                    f"times: {refused}")
     total = scored([(session, reader)], 4, hand=False)
-    said = f"table {seed}, camels cut with legs: {total.summary()}"
+    said = f"table {seed} (CAMEL_TEST_SEED={FIRST_SEED}), camels cut with legs: {total.summary()}"
     assert total.share(total.right) >= 0.75, said
     assert total.share(total.wrong) <= 0.15, said
 
